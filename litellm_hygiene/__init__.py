@@ -1,0 +1,49 @@
+"""litellm_hygiene: make switching LLM models mid-conversation just work.
+
+The public API is declared here once; every implementation module is private.
+"""
+
+from ._content import ImageContent, OpaqueContent, TextContent, ThinkingContent, ToolCall
+from ._errors import ConfigurationError, HygieneError, InvalidMessageError
+from ._messages import (
+    AssistantMessage,
+    Context,
+    Diagnostic,
+    SystemMessage,
+    ToolDefinition,
+    ToolResultMessage,
+    Usage,
+    UsageCost,
+    UserMessage,
+    context_from_json,
+    context_to_json,
+)
+from ._openai import STAMP_KEY, from_openai, to_openai, tools_to_openai
+from ._openai._response import assistant_from_response
+
+__all__ = [
+    "STAMP_KEY",
+    "AssistantMessage",
+    "ConfigurationError",
+    "Context",
+    "Diagnostic",
+    "HygieneError",
+    "ImageContent",
+    "InvalidMessageError",
+    "OpaqueContent",
+    "SystemMessage",
+    "TextContent",
+    "ThinkingContent",
+    "ToolCall",
+    "ToolDefinition",
+    "ToolResultMessage",
+    "Usage",
+    "UsageCost",
+    "UserMessage",
+    "assistant_from_response",
+    "context_from_json",
+    "context_to_json",
+    "from_openai",
+    "to_openai",
+    "tools_to_openai",
+]

@@ -1,0 +1,315 @@
+"""OpenAI-shaped messages (as LiteLLM accepts them) to the neutral model.
+
+Every key the neutral model interprets is lifted into a typed field; every other key is
+copied into the message's ``extra`` verbatim, so :func:`to_openai` rebuilds the input
+exactly. Input that cannot be read raises :class:`InvalidMessageError` naming the
+message index and field: nothing is dropped without a report.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any, get_args
+
+from .._content import TextContent, ThinkingContent, ToolCall
+from .._errors import ConfigurationError, InvalidMessageError
+from .._messages import (
+    Api,
+    AssistantMessage,
+    Context,
+    Message,
+    SystemMessage,
+    ToolDefinition,
+    ToolResultMessage,
+    UserMessage,
+)
+from ._json import copy_json
+from ._parts import decode_content, decode_thinking_entry
+from ._tools import decode_function_call, decode_tool_call, split_id
+
+__all__ = ["STAMP_KEY", "as_message_dict", "decode_message", "from_openai"]
+
+STAMP_KEY = "litellm_hygiene"
+"""The key of litellm_hygiene's provenance stamp on an assistant message.
+
+The integration writes ``{"provider": ..., "api": ..., "model": ...}`` here on every
+response it sees, so when the client sends the history back the next request knows
+which turns are same-model. The stamp is stripped before anything reaches a provider.
+"""
+
+_STAMP_FIELDS = ("provider", "api", "model")
+_APIS = frozenset(get_args(Api))
+_RESPONSE_LISTS = ("thinking_blocks", "reasoning_items")
+
+
+def as_message_dict(message: Any, index: int) -> dict[str, Any]:
+    """Accept a message dict, or a pydantic message object (LiteLLM's ``Message``)."""
+    if isinstance(message, dict):
+        return message
+    dump = getattr(message, "model_dump", None)
+    if callable(dump):
+        dumped = dump()
+        if isinstance(dumped, dict):
+            return dumped
+    raise InvalidMessageError(index, "", f"expected a message object, got {type(message).__name__}")
+
+
+def _common(msg: dict[str, Any], lifted: Sequence[str]) -> dict[str, Any]:
+    """Lift ``name`` and ``cache_control`` when well-typed; copy the rest into extra."""
+    fields: dict[str, Any] = {}
+    skip = set(lifted) | {"role"}
+    if isinstance(msg.get("name"), str):
+        fields["name"] = msg["name"]
+        skip.add("name")
+    if isinstance(msg.get("cache_control"), dict):
+        fields["cache_control"] = copy_json(msg["cache_control"])
+        skip.add("cache_control")
+    fields["extra"] = {k: copy_json(v) for k, v in msg.items() if k not in skip}
+    return fields
+
+
+def _content_of(msg: dict[str, Any], role: Any, index: int) -> dict[str, Any]:
+    if "content" not in msg:
+        return {"content": (), "content_form": "absent"}
+    blocks, form = decode_content(msg["content"], role, index)
+    return {"content": blocks, "content_form": form}
+
+
+def _decode_system(msg: dict[str, Any], index: int) -> SystemMessage:
+    return SystemMessage(
+        role=msg["role"], **_content_of(msg, "system", index), **_common(msg, ["content"])
+    )
+
+
+def _decode_user(msg: dict[str, Any], index: int) -> UserMessage:
+    return UserMessage(**_content_of(msg, "user", index), **_common(msg, ["content"]))
+
+
+def _decode_tool(msg: dict[str, Any], index: int) -> ToolResultMessage:
+    raw_id = msg.get("tool_call_id")
+    if "tool_call_id" not in msg:
+        raise InvalidMessageError(
+            index, "tool_call_id", "missing: a tool message must name the call it answers"
+        )
+    if not isinstance(raw_id, str):
+        raise InvalidMessageError(
+            index, "tool_call_id", f"expected a string, got {type(raw_id).__name__}"
+        )
+    call_id, signature = split_id(raw_id)
+    fields = _common(msg, ["content", "tool_call_id"])
+    name = fields.pop("name", None)
+    return ToolResultMessage(
+        tool_call_id=call_id,
+        thought_signature=signature,
+        signature_in_id=signature is not None,
+        tool_name=name,
+        **_content_of(msg, "tool_result", index),
+        **fields,
+    )
+
+
+def _decode_function(msg: dict[str, Any], index: int) -> ToolResultMessage:
+    if not isinstance(msg.get("name"), str):
+        raise InvalidMessageError(index, "name", "a function message must name its function")
+    raw_id = msg.get("tool_call_id")
+    has_id = isinstance(raw_id, str) and bool(raw_id)
+    fields = _common(msg, ["content", "tool_call_id"] if has_id else ["content"])
+    return ToolResultMessage(
+        role="function",
+        tool_call_id=raw_id if has_id else "",
+        tool_name=fields.pop("name"),
+        **_content_of(msg, "tool_result", index),
+        **fields,
+    )
+
+
+def _decode_stamp(value: Any) -> dict[str, Any] | None:
+    """Read litellm_hygiene's provenance stamp; ``None`` when it is not well-formed."""
+    if not isinstance(value, dict) or not set(value) <= set(_STAMP_FIELDS):
+        return None
+    if not all(isinstance(value.get(k), str | None) for k in _STAMP_FIELDS):
+        return None
+    if value.get("api") is not None and value["api"] not in _APIS:
+        return None
+    return {k: value.get(k) for k in _STAMP_FIELDS} | {"stamped": True}
+
+
+def _decode_reasoning_item(item: Any) -> ThinkingContent | None:
+    """Read an OpenAI Responses reasoning item that LiteLLM keeps on the message."""
+    if not isinstance(item, dict) or item.get("type") != "reasoning":
+        return None
+    summary = item.get("summary", [])
+    if not isinstance(summary, list) or not all(
+        isinstance(s, dict) and isinstance(s.get("text"), str) for s in summary
+    ):
+        return None
+    encrypted = item.get("encrypted_content")
+    lifted = {"type"} | ({"encrypted_content"} if isinstance(encrypted, str) else set())
+    return ThinkingContent(
+        thinking="\n\n".join(s["text"] for s in summary),
+        signature=encrypted if isinstance(encrypted, str) else None,
+        origin="reasoning_items",
+        extra={k: copy_json(v) for k, v in item.items() if k not in lifted},
+    )
+
+
+def _decode_list(
+    value: Any, decode: Callable[[Any], ThinkingContent | None]
+) -> list[ThinkingContent] | None:
+    """Decode a whole list, or nothing: a partly unreadable list stays verbatim."""
+    if not isinstance(value, list) or not value:
+        return None
+    blocks = [decode(item) for item in value]
+    return None if any(b is None for b in blocks) else blocks  # type: ignore[return-value]
+
+
+def _thinking(msg: dict[str, Any]) -> tuple[list[ThinkingContent], list[str]]:
+    blocks: list[ThinkingContent] = []
+    lifted: list[str] = []
+    for key, decode in (
+        ("thinking_blocks", decode_thinking_entry),
+        ("reasoning_items", _decode_reasoning_item),
+    ):
+        decoded = _decode_list(msg.get(key), decode)
+        if decoded is not None:
+            blocks.extend(decoded)
+            lifted.append(key)
+    return blocks, lifted
+
+
+def _tool_calls(msg: dict[str, Any], index: int) -> tuple[list[ToolCall], list[str]]:
+    calls: list[ToolCall] = []
+    lifted: list[str] = []
+    raw = msg.get("tool_calls")
+    if isinstance(raw, list) and raw:
+        calls.extend(decode_tool_call(c, index, f"tool_calls[{i}]") for i, c in enumerate(raw))
+        lifted.append("tool_calls")
+    elif raw is not None and not isinstance(raw, list):
+        raise InvalidMessageError(index, "tool_calls", f"expected a list, got {type(raw).__name__}")
+    if msg.get("function_call") is not None:
+        calls.append(decode_function_call(msg["function_call"], index))
+        lifted.append("function_call")
+    return calls, lifted
+
+
+def _lift_text_signatures(
+    content: tuple[Any, ...], psf: Any
+) -> tuple[tuple[Any, ...], dict[str, Any] | None]:
+    """Move Gemini's text-part signatures onto the text blocks when they line up 1:1."""
+    if not isinstance(psf, dict):
+        return content, None
+    rest = copy_json(psf)
+    signatures = psf.get("thought_signatures")
+    texts = [i for i, b in enumerate(content) if isinstance(b, TextContent)]
+    if (
+        isinstance(signatures, list)
+        and signatures
+        and len(signatures) == len(texts)
+        and all(isinstance(s, str) for s in signatures)
+    ):
+        del rest["thought_signatures"]
+        blocks = list(content)
+        for position, signature in zip(texts, signatures, strict=True):
+            blocks[position] = blocks[position].model_copy(update={"text_signature": signature})
+        return tuple(blocks), rest
+    return content, rest
+
+
+def _decode_assistant(msg: dict[str, Any], index: int) -> AssistantMessage:
+    thinking, lifted = _thinking(msg)
+    calls, call_keys = _tool_calls(msg, index)
+    fields = _content_of(msg, "assistant", index)
+    content, psf = _lift_text_signatures(fields["content"], msg.get("provider_specific_fields"))
+    lifted += [*call_keys, "content", "provider_specific_fields"]
+    reasoning = msg.get("reasoning_content")
+    mirror: str | None = None
+    if isinstance(reasoning, str):
+        lifted.append("reasoning_content")
+        if thinking:
+            mirror = reasoning
+        else:
+            thinking.append(ThinkingContent(thinking=reasoning, origin="reasoning_content"))
+    stamp = _decode_stamp(msg.get(STAMP_KEY))
+    if stamp is not None:
+        lifted.append(STAMP_KEY)
+    common = _common(msg, lifted)
+    if psf is None and "provider_specific_fields" in msg:
+        common["extra"]["provider_specific_fields"] = copy_json(msg["provider_specific_fields"])
+    return AssistantMessage(
+        content=(*thinking, *content, *calls),
+        content_form=fields["content_form"],
+        reasoning_content=mirror,
+        provider_specific_fields=psf,
+        **(stamp or {}),
+        **common,
+    )
+
+
+_DECODERS: dict[str, Callable[[dict[str, Any], int], Message]] = {
+    "system": _decode_system,
+    "developer": _decode_system,
+    "user": _decode_user,
+    "assistant": _decode_assistant,
+    "tool": _decode_tool,
+    "function": _decode_function,
+}
+
+
+def decode_message(message: Any, index: int) -> Message:
+    """Decode one OpenAI-shaped message; ``index`` names it in errors."""
+    msg = as_message_dict(message, index)
+    if "role" not in msg:
+        raise InvalidMessageError(index, "role", "missing")
+    decoder = _DECODERS.get(msg["role"]) if isinstance(msg["role"], str) else None
+    if decoder is None:
+        raise InvalidMessageError(
+            index, "role", f"unknown role {msg['role']!r}; expected one of {sorted(_DECODERS)}"
+        )
+    return decoder(msg, index)
+
+
+def _decode_tool_definition(tool: Any, index: int) -> ToolDefinition:
+    if not isinstance(tool, dict):
+        raise ConfigurationError(f"tools[{index}]: expected an object, got {type(tool).__name__}")
+    function = tool.get("function")
+    if isinstance(function, dict) and isinstance(function.get("name"), str):
+        parameters = function.get("parameters")
+        description = function.get("description")
+        return ToolDefinition(
+            name=function["name"],
+            description=description if isinstance(description, str) else None,
+            parameters=copy_json(parameters) if isinstance(parameters, dict) else None,
+            wire=copy_json(tool),
+        )
+    name = tool.get("name", tool.get("type"))
+    return ToolDefinition(name=str(name), wire=copy_json(tool))
+
+
+def from_openai(messages: Sequence[Any], tools: Sequence[Any] | None = None) -> Context:
+    """Convert OpenAI-shaped messages (and tools) into a neutral :class:`Context`.
+
+    Args:
+        messages: The request's messages, as LiteLLM accepts them: dicts, or pydantic
+            message objects such as LiteLLM's ``Message``.
+        tools: The request's ``tools``, when there are any.
+
+    Returns:
+        The conversation; ``to_openai`` of it rebuilds ``messages`` exactly.
+
+    Raises:
+        InvalidMessageError: A message cannot be read (names its index and field).
+        ConfigurationError: ``messages`` or ``tools`` is not a list.
+    """
+    if not isinstance(messages, list | tuple):
+        raise ConfigurationError(f"messages must be a list, got {type(messages).__name__}")
+    decoded = [decode_message(m, i) for i, m in enumerate(messages)]
+    system_prompt: str | None = None
+    first = messages[0] if messages else None
+    if isinstance(first, dict) and set(first) == {"role", "content"}:
+        if first["role"] == "system" and isinstance(first["content"], str):
+            system_prompt = first["content"]
+            decoded = decoded[1:]
+    if tools is not None and not isinstance(tools, list | tuple):
+        raise ConfigurationError(f"tools must be a list, got {type(tools).__name__}")
+    definitions = tuple(_decode_tool_definition(t, i) for i, t in enumerate(tools or ()))
+    return Context(system_prompt=system_prompt, messages=tuple(decoded), tools=definitions)

@@ -1,0 +1,117 @@
+"""JSON helpers for the OpenAI boundary: structural copies and best-effort decoding."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+__all__ = ["copy_dict", "copy_json", "decode_arguments"]
+
+_CLOSERS = {"{": "}", "[": "]"}
+_MAX_REPAIR_ATTEMPTS = 64
+
+
+def copy_json(value: Any) -> Any:
+    """Copy the containers of a JSON-like value, sharing immutable leaves.
+
+    The converters copy every passthrough value on the way in and out so that neither
+    the neutral model nor the outgoing request aliases the caller's stored history.
+    """
+    if isinstance(value, dict):
+        return {k: copy_json(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [copy_json(v) for v in value]
+    return value
+
+
+def copy_dict(value: dict[str, Any]) -> dict[str, Any]:
+    """:func:`copy_json` for a dict, typed as one."""
+    return {k: copy_json(v) for k, v in value.items()}
+
+
+def decode_arguments(text: str) -> dict[str, Any]:
+    """Decode a tool call's JSON argument text into an object, best effort.
+
+    Models stream arguments and streams get cut, so the text may be truncated or
+    invalid. A truncated object is completed (open strings and brackets closed, a
+    dangling key or separator dropped); a double-encoded object is unwrapped; anything
+    that is still not an object yields ``{}``. The caller keeps the original text, so
+    nothing is lost.
+    """
+    stripped = text.strip()
+    if not stripped:
+        return {}
+    value = _loads(stripped)
+    if isinstance(value, str):
+        value = _loads(value.strip())
+    if isinstance(value, dict):
+        return value
+    if value is _INVALID and stripped.startswith("{"):
+        repaired = _repair(stripped)
+        if isinstance(repaired, dict):
+            return repaired
+    return {}
+
+
+class _Invalid:
+    pass
+
+
+_INVALID: Any = _Invalid()
+
+
+def _loads(text: str) -> Any:
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError):
+        return _INVALID
+
+
+def _scan(text: str) -> tuple[list[str], bool, list[int]]:
+    """Return the open-bracket stack, whether a string is open, and safe cut points.
+
+    A safe cut point is an index just before a ``,`` that separates members at some
+    depth, or just after an opening bracket: cutting there leaves a prefix that closes
+    into valid JSON.
+    """
+    stack: list[str] = []
+    in_string = False
+    escaped = False
+    cuts: list[int] = []
+    for i, ch in enumerate(text):
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in _CLOSERS:
+            stack.append(_CLOSERS[ch])
+            cuts.append(i + 1)
+        elif ch in "}]" and stack:
+            stack.pop()
+        elif ch == ",":
+            cuts.append(i)
+    return stack, in_string, cuts
+
+
+def _close(prefix: str) -> Any:
+    stack, in_string, _ = _scan(prefix)
+    body = prefix + ('"' if in_string else "")
+    return _loads(body + "".join(reversed(stack)))
+
+
+def _repair(text: str) -> Any:
+    """Complete a truncated JSON object by closing it, cutting back member by member."""
+    attempt = _close(text)
+    if attempt is not _INVALID:
+        return attempt
+    _, _, cuts = _scan(text)
+    for cut in reversed(cuts[-_MAX_REPAIR_ATTEMPTS:]):
+        attempt = _close(text[:cut])
+        if attempt is not _INVALID:
+            return attempt
+    return _INVALID

@@ -1,0 +1,222 @@
+"""Hypothesis strategies for OpenAI-shaped transcripts as LiteLLM users send them."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from hypothesis import strategies as st
+
+from litellm_hygiene import STAMP_KEY
+
+Json = Any
+
+text = st.text(max_size=12)
+ids = st.one_of(
+    st.from_regex(r"call_[A-Za-z0-9]{4,10}", fullmatch=True),
+    st.from_regex(r"toolu_[A-Za-z0-9]{6,12}", fullmatch=True),
+    st.from_regex(r"[A-Za-z0-9]{9}", fullmatch=True),
+    st.from_regex(r"call_[a-z0-9]{4}__thought__[A-Za-z0-9+/=]{0,8}", fullmatch=True),
+    st.from_regex(r"call_[a-z0-9]{4}\|fc_[A-Za-z0-9+/=]{4,12}", fullmatch=True),
+    st.just(""),
+)
+leaves = st.one_of(st.none(), st.booleans(), st.integers(-5, 5), text)
+json_values: st.SearchStrategy[Json] = st.recursive(
+    leaves,
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(text, inner, max_size=3),
+    max_leaves=6,
+)
+extra_keys = st.dictionaries(
+    st.sampled_from(["x_meta", "annotations", "refusal", "audio"]), json_values, max_size=2
+)
+cache_control = st.sampled_from([{"type": "ephemeral"}, {"type": "ephemeral", "ttl": "1h"}])
+
+
+@st.composite
+def with_optional(
+    draw: st.DrawFn, base: dict[str, Any], **options: st.SearchStrategy[Any]
+) -> dict[str, Any]:
+    out = dict(base)
+    for key, strategy in options.items():
+        if draw(st.booleans()):
+            out[key] = draw(strategy)
+    out.update(draw(extra_keys))
+    return out
+
+
+def text_part() -> st.SearchStrategy[dict[str, Any]]:
+    return st.builds(lambda t: {"type": "text", "text": t}, text).flatmap(
+        lambda p: with_optional(p, cache_control=st.none() | cache_control)
+    )
+
+
+def image_part() -> st.SearchStrategy[dict[str, Any]]:
+    url = st.one_of(
+        st.from_regex(
+            r"data:image/(png|jpeg|webp);base64,[A-Za-z0-9+/]{0,12}={0,2}", fullmatch=True
+        ),
+        st.from_regex(r"https://example\.com/[a-z]{1,6}\.png", fullmatch=True),
+        st.just("data:text/plain,hello"),
+    )
+    obj = url.flatmap(
+        lambda u: with_optional(
+            {"url": u}, detail=st.sampled_from(["auto", "low", "high"]), format=text
+        )
+    )
+    return (
+        st.one_of(obj, url)
+        .map(lambda image: {"type": "image_url", "image_url": image})
+        .flatmap(lambda p: with_optional(p, cache_control=cache_control))
+    )
+
+
+def other_part() -> st.SearchStrategy[dict[str, Any]]:
+    return st.one_of(
+        st.builds(
+            lambda d: {"type": "input_audio", "input_audio": {"data": d, "format": "wav"}}, text
+        ),
+        st.builds(lambda d: {"type": "file", "file": {"file_id": d}}, text),
+        st.builds(lambda v: {"type": "brand_new_part", "payload": v}, json_values),
+        st.builds(lambda v: {"no_type": v}, json_values),
+    )
+
+
+def content(parts: st.SearchStrategy[dict[str, Any]], *, nullable: bool) -> st.SearchStrategy[Any]:
+    options = [text, st.lists(parts, max_size=3)]
+    if nullable:
+        options.append(st.none())
+    return st.one_of(*options)
+
+
+def user_message() -> st.SearchStrategy[dict[str, Any]]:
+    parts = st.one_of(text_part(), image_part(), other_part())
+    return content(parts, nullable=True).flatmap(
+        lambda c: with_optional(
+            {"role": "user", "content": c}, name=st.none() | text, cache_control=cache_control
+        )
+    )
+
+
+def system_message() -> st.SearchStrategy[dict[str, Any]]:
+    return st.tuples(
+        st.sampled_from(["system", "developer"]), content(text_part(), nullable=False)
+    ).flatmap(
+        lambda rc: with_optional(
+            {"role": rc[0], "content": rc[1]}, name=text, cache_control=cache_control
+        )
+    )
+
+
+def arguments() -> st.SearchStrategy[Any]:
+    objects = st.dictionaries(text, json_values, max_size=3)
+    return st.one_of(
+        objects.map(json.dumps),
+        objects.map(lambda o: json.dumps(o, indent=1)),
+        objects.map(json.dumps).flatmap(lambda s: st.integers(0, len(s)).map(lambda n: s[:n])),
+        text,
+        objects,
+    )
+
+
+def tool_call() -> st.SearchStrategy[dict[str, Any]]:
+    psf = st.one_of(
+        st.builds(lambda s: {"thought_signature": s}, text),
+        st.dictionaries(st.sampled_from(["thought_signature", "other"]), text, max_size=2),
+    )
+
+    def build(call_id: Any, name: str, args: Any, typed: bool) -> dict[str, Any]:
+        call: dict[str, Any] = {"id": call_id, "function": {"name": name, "arguments": args}}
+        if typed:
+            call["type"] = "function"
+        return call
+
+    return (
+        st.builds(build, ids | st.none(), text, arguments(), st.booleans())
+        .flatmap(lambda c: with_optional(c, index=st.integers(0, 3), provider_specific_fields=psf))
+        .flatmap(
+            lambda c: st.one_of(
+                st.just(c),
+                psf.map(
+                    lambda p: {**c, "function": {**c["function"], "provider_specific_fields": p}}
+                ),
+            )
+        )
+    )
+
+
+def thinking_block() -> st.SearchStrategy[dict[str, Any]]:
+    return st.one_of(
+        st.builds(
+            lambda t, s: {"type": "thinking", "thinking": t, "signature": s}, text, text | st.none()
+        ),
+        st.builds(lambda t: {"type": "thinking", "thinking": t}, text),
+        st.builds(lambda d: {"type": "redacted_thinking", "data": d}, text),
+        st.builds(lambda v: {"type": "odd", "v": v}, json_values),
+    )
+
+
+def reasoning_item() -> st.SearchStrategy[dict[str, Any]]:
+    summary = st.lists(st.builds(lambda t: {"type": "summary_text", "text": t}, text), max_size=2)
+    return st.builds(
+        lambda i, e, s: {"type": "reasoning", "id": i, "encrypted_content": e, "summary": s},
+        text,
+        text | st.none(),
+        summary,
+    )
+
+
+def assistant_message() -> st.SearchStrategy[dict[str, Any]]:
+    parts = st.one_of(text_part(), thinking_block(), other_part())
+    stamp = st.fixed_dictionaries(
+        {
+            "provider": st.sampled_from(["anthropic", "gemini"]),
+            "api": st.sampled_from(["gemini", "bogus"]),
+            "model": text,
+        }
+    )
+    psf = st.one_of(
+        st.lists(text, min_size=1, max_size=2).map(lambda s: {"thought_signatures": s}),
+        st.dictionaries(
+            st.sampled_from(["citations", "thought_signatures"]), json_values, max_size=2
+        ),
+    )
+    base = st.one_of(content(parts, nullable=True).map(lambda c: {"content": c}), st.just({}))
+    return base.flatmap(
+        lambda b: with_optional(
+            {"role": "assistant", **b},
+            tool_calls=st.lists(tool_call(), max_size=3) | st.none(),
+            function_call=st.builds(lambda n, a: {"name": n, "arguments": a}, text, arguments())
+            | st.none(),
+            reasoning_content=text | st.none(),
+            thinking_blocks=st.lists(thinking_block(), max_size=3) | st.none(),
+            reasoning_items=st.lists(reasoning_item(), max_size=2),
+            provider_specific_fields=psf | st.none(),
+            name=text,
+            cache_control=cache_control,
+            **{STAMP_KEY: stamp},
+        )
+    )
+
+
+def tool_message() -> st.SearchStrategy[dict[str, Any]]:
+    parts = st.one_of(text_part(), image_part(), other_part())
+    return st.builds(
+        lambda i, c: {"role": "tool", "tool_call_id": i, "content": c},
+        ids,
+        content(parts, nullable=True),
+    ).flatmap(lambda m: with_optional(m, name=text | st.none(), cache_control=cache_control))
+
+
+def function_message() -> st.SearchStrategy[dict[str, Any]]:
+    return st.builds(
+        lambda n, c: {"role": "function", "name": n, "content": c}, text, text | st.none()
+    ).flatmap(lambda m: with_optional(m, tool_call_id=ids | st.none()))
+
+
+def message() -> st.SearchStrategy[dict[str, Any]]:
+    return st.one_of(
+        system_message(), user_message(), assistant_message(), tool_message(), function_message()
+    )
+
+
+transcripts = st.lists(message(), max_size=8)
