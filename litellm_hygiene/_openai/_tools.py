@@ -41,7 +41,9 @@ def split_id(raw: str) -> tuple[str, str | None]:
 
 def join_id(call_id: str, signature: str | None, in_id: bool) -> str:
     """Rebuild a wire id, re-attaching the signature where it travelled in the id."""
-    return f"{call_id}{THOUGHT_SEPARATOR}{signature}" if in_id and signature is not None else call_id
+    if in_id and signature is not None:
+        return f"{call_id}{THOUGHT_SEPARATOR}{signature}"
+    return call_id
 
 
 def _copy_without(mapping: dict[str, Any], skip: tuple[str, ...]) -> dict[str, Any]:
