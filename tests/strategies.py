@@ -34,7 +34,7 @@ cache_control = st.sampled_from([{"type": "ephemeral"}, {"type": "ephemeral", "t
 
 @st.composite
 def with_optional(
-    draw: st.DrawFn, base: dict[str, Any], **options: st.SearchStrategy[Any]
+    draw: st.DrawFn, /, base: dict[str, Any], **options: st.SearchStrategy[Any]
 ) -> dict[str, Any]:
     out = dict(base)
     for key, strategy in options.items():
@@ -82,7 +82,7 @@ def other_part() -> st.SearchStrategy[dict[str, Any]]:
 
 
 def content(parts: st.SearchStrategy[dict[str, Any]], *, nullable: bool) -> st.SearchStrategy[Any]:
-    options = [text, st.lists(parts, max_size=3)]
+    options: list[st.SearchStrategy[Any]] = [text, st.lists(parts, max_size=3)]
     if nullable:
         options.append(st.none())
     return st.one_of(*options)

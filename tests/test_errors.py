@@ -81,7 +81,7 @@ def test_bad_message_names_index_and_field(message: Any, index: int, field: str)
 
 def test_messages_must_be_a_list() -> None:
     with pytest.raises(ConfigurationError):
-        from_openai("hello")  # type: ignore[arg-type]
+        from_openai("hello")
 
 
 def test_tools_must_be_a_list_of_objects() -> None:

@@ -26,7 +26,7 @@ from litellm_hygiene import (
 
 def test_thinking_in_a_user_message_is_rejected_naming_message_and_block() -> None:
     with pytest.raises(pydantic.ValidationError) as caught:
-        UserMessage(content=(TextContent(text="a"), ThinkingContent(thinking="x")))  # type: ignore[arg-type]
+        UserMessage(content=(TextContent(text="a"), ThinkingContent(thinking="x")))
     text = str(caught.value)
     assert "UserMessage cannot hold ThinkingContent (content[1])" in text
 
