@@ -14,6 +14,7 @@ hand-written dispatch table.
 
 from __future__ import annotations
 
+import json
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, model_validator
@@ -231,7 +232,6 @@ class AssistantMessage(_Message):
             model does not lift into blocks.
         name: The optional participant name.
         cache_control: A prompt-caching marker on the message.
-        null_fields: Wire keys that were present with a ``null`` value.
         extra: Unknown keys of the wire message, kept verbatim.
     """
 
@@ -252,7 +252,6 @@ class AssistantMessage(_Message):
     provider_specific_fields: dict[str, Any] | None = None
     name: str | None = None
     cache_control: dict[str, Any] | None = None
-    null_fields: tuple[str, ...] = ()
     extra: dict[str, Any] = {}
 
     def text(self) -> str:
@@ -358,10 +357,15 @@ CONTEXT_ADAPTER: TypeAdapter[Context] = TypeAdapter(Context)
 
 
 def context_to_json(context: Context) -> str:
-    """Serialise a context to self-describing JSON (every variant tagged by ``kind``)."""
-    return CONTEXT_ADAPTER.dump_json(context).decode()
+    """Serialise a context to self-describing JSON (every variant tagged by ``kind``).
+
+    Written with the standard ``json`` encoder, which escapes lone surrogates: a stream
+    cut inside a surrogate pair leaves one in decoded tool arguments, and the value
+    must still serialise and come back equal.
+    """
+    return json.dumps(CONTEXT_ADAPTER.dump_python(context, mode="json"))
 
 
 def context_from_json(data: str | bytes) -> Context:
     """Rebuild a context from :func:`context_to_json` output; equal to the original."""
-    return CONTEXT_ADAPTER.validate_json(data)
+    return CONTEXT_ADAPTER.validate_python(json.loads(data))

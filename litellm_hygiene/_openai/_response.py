@@ -68,6 +68,17 @@ def usage_from(raw: Any, cost: float | None) -> Usage | None:
     )
 
 
+def _prefix(hidden: Mapping[str, Any]) -> str | None:
+    """The provider prefix of LiteLLM's ``litellm_model_name`` (``anthropic/claude-...``).
+
+    Non-streaming responses of some providers carry no ``custom_llm_provider``.
+    """
+    name = hidden.get("litellm_model_name")
+    if isinstance(name, str) and "/" in name:
+        return name.split("/", 1)[0]
+    return None
+
+
 def _stop_reason(finish: Any) -> tuple[StopReason | None, tuple[Diagnostic, ...]]:
     if finish is None:
         return None, ()
@@ -103,7 +114,7 @@ def assistant_from_response(
         raise ConfigurationError(f"response has no choice {choice}")
     picked = choices[choice]
     hidden = getattr(response, "_hidden_params", None) or {}
-    provider = provider or hidden.get("custom_llm_provider")
+    provider = provider or hidden.get("custom_llm_provider") or _prefix(hidden)
     model = _field(response, "model")
     message = decode_message(as_message_dict(_field(picked, "message"), 0), 0)
     if not isinstance(message, AssistantMessage):
