@@ -20,6 +20,16 @@ from ._messages import (
 )
 from ._openai import STAMP_KEY, from_openai, to_openai, tools_to_openai
 from ._openai._response import assistant_from_response
+from ._overflow import (
+    Overflow,
+    OverflowKind,
+    OverflowPrediction,
+    OverflowSource,
+    detect_overflow,
+    is_context_overflow,
+    lookup_context_window,
+    predict_overflow,
+)
 
 __all__ = [
     "STAMP_KEY",
@@ -31,6 +41,10 @@ __all__ = [
     "ImageContent",
     "InvalidMessageError",
     "OpaqueContent",
+    "Overflow",
+    "OverflowKind",
+    "OverflowPrediction",
+    "OverflowSource",
     "SystemMessage",
     "TextContent",
     "ThinkingContent",
@@ -43,7 +57,11 @@ __all__ = [
     "assistant_from_response",
     "context_from_json",
     "context_to_json",
+    "detect_overflow",
     "from_openai",
+    "is_context_overflow",
+    "lookup_context_window",
+    "predict_overflow",
     "to_openai",
     "tools_to_openai",
 ]

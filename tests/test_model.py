@@ -146,5 +146,5 @@ def _full_context() -> Context:
 def test_json_round_trip_is_exact_and_tagged() -> None:
     context = _full_context()
     text = context_to_json(context)
-    assert "\"kind\": \"assistant\"" in text and "\"kind\": \"tool_call\"" in text
+    assert '"kind": "assistant"' in text and '"kind": "tool_call"' in text
     assert context_from_json(text) == context

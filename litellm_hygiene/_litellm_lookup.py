@@ -1,0 +1,52 @@
+"""The one place target resolution asks LiteLLM about models.
+
+LiteLLM resolves provider prefixes (``get_llm_provider``) and knows model limits and
+capabilities (``get_model_info``). Both raise for models they do not know; here that
+becomes "unknown", never a crash. Results are cached: the hook resolves the same few
+deployments on every request.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+__all__ = ["lookup_model_info", "split_provider"]
+
+
+@functools.lru_cache(maxsize=1024)
+def split_provider(
+    model: str, custom_llm_provider: str | None, api_base: str | None
+) -> tuple[str, str | None]:
+    """Return ``(model_id, provider)`` as LiteLLM resolves them.
+
+    Falls back to the text before the first ``/`` when LiteLLM cannot resolve it.
+    """
+    import litellm
+
+    try:
+        model_id, provider, _, _ = litellm.get_llm_provider(
+            model=model, custom_llm_provider=custom_llm_provider, api_base=api_base
+        )
+    except Exception:  # LiteLLM raises its own BadRequestError for unknown prefixes
+        if custom_llm_provider:
+            return model, custom_llm_provider
+        head, sep, tail = model.partition("/")
+        return (tail, head) if sep else (model, None)
+    return str(model_id), str(provider) if provider else None
+
+
+@functools.lru_cache(maxsize=1024)
+def _cached_info(model_id: str, provider: str | None) -> tuple[tuple[str, Any], ...]:
+    import litellm
+
+    try:
+        info = litellm.get_model_info(model=model_id, custom_llm_provider=provider)
+    except Exception:  # unmapped models raise; that means "unknown"
+        return ()
+    return tuple(dict(info).items())
+
+
+def lookup_model_info(model_id: str, provider: str | None) -> dict[str, Any]:
+    """LiteLLM's model info for ``model_id`` on ``provider``; ``{}`` when unknown."""
+    return dict(_cached_info(model_id, provider))

@@ -1,0 +1,174 @@
+"""Provider policy: one frozen, documented record per provider family.
+
+Passes read these fields and never test provider names themselves. A policy is
+resolved by :func:`policy_for`, a pure function of the target; a caller may pass a
+modified copy (``policy.model_copy(update=...)``) to any entry point.
+"""
+
+from __future__ import annotations
+
+from typing import Final, Literal
+
+from pydantic import BaseModel, ConfigDict
+
+from ._target import Family, TargetModel
+
+__all__ = ["POLICIES", "IdRule", "Policy", "ResponseField", "UnknownProvenance", "policy_for"]
+
+ResponseField = Literal[
+    "thinking_blocks", "reasoning_content", "provider_specific_fields", "reasoning_items"
+]
+"""LiteLLM's response-only message fields that it may forward verbatim to a provider."""
+
+ALL_RESPONSE_FIELDS: Final[frozenset[ResponseField]] = frozenset(
+    {"thinking_blocks", "reasoning_content", "provider_specific_fields", "reasoning_items"}
+)
+
+UnknownProvenance = Literal["match_evidence", "foreign", "same"]
+"""How to treat an assistant turn whose producing model is unknown (no stamp, no
+declared source model):
+
+- ``match_evidence`` (default): evidence in the message (id shapes, signature sites,
+  reasoning items) that points at the target's provider and protocol makes it
+  same-model; any other evidence, or none with signatures present, makes it foreign.
+- ``foreign``: always foreign: signatures dropped, thinking turned into text.
+- ``same``: always same-model: everything replayed as is.
+"""
+
+
+class IdRule(BaseModel):
+    """The tool-call id shape a target accepts.
+
+    Attributes:
+        allowed: A regex character class body of allowed characters, or ``None`` for any.
+        max_length: Longest accepted id, or ``None``.
+        exact_length: Required length (Mistral: 9), or ``None``.
+        keep_responses_pairs: Keep OpenAI Responses ``call_id|fc_...`` pairs intact.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    allowed: str | None = None
+    max_length: int | None = None
+    exact_length: int | None = None
+    keep_responses_pairs: bool = False
+
+
+class Policy(BaseModel):
+    """What hygiene does for one provider family.
+
+    Attributes:
+        family: The family this record describes.
+        tool_ids: Accepted tool-call id shape; ids that break it are renamed.
+        repair_tool_pairing: Move, deduplicate, drop and synthesize tool results so every
+            call has exactly one result before the next turn.
+        merge_user_turns: Merge consecutive user turns (strict alternation).
+        merge_assistant_turns: Merge consecutive assistant turns.
+        require_user_first: Prepend a minimal user turn when history starts with an
+            assistant turn.
+        strip_fields: Response-only fields removed from every assistant turn, even
+            same-model ones (the target rejects or misuses them).
+        strip_foreign_fields: Response-only fields removed from foreign turns.
+        require_base64_thought_signatures: Remove thought signatures that are not
+            canonical base64 (Google rejects them: ``Base64 decoding failed``).
+        downgrade_images: Replace images by placeholders when the target is known not
+            to accept images.
+        max_image_bytes: Largest decoded inline image the target accepts.
+        max_image_side: Largest image side in pixels.
+        unknown_provenance: How to treat assistant turns of unknown origin.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    family: Family
+    tool_ids: IdRule
+    repair_tool_pairing: bool = True
+    merge_user_turns: bool = False
+    merge_assistant_turns: bool = False
+    require_user_first: bool = False
+    strip_fields: frozenset[ResponseField] = frozenset()
+    strip_foreign_fields: frozenset[ResponseField] = ALL_RESPONSE_FIELDS
+    require_base64_thought_signatures: bool = False
+    downgrade_images: bool = True
+    max_image_bytes: int = 20 * 1024 * 1024
+    max_image_side: int = 8000
+    unknown_provenance: UnknownProvenance = "match_evidence"
+
+
+_SAFE = "a-zA-Z0-9_-"
+
+POLICIES: Final[dict[Family, Policy]] = {
+    # Anthropic: ids ^[a-zA-Z0-9_-]+$ up to 64; strict user/assistant alternation;
+    # signed thinking replayed byte-for-byte to the same model only. 5 MB per image.
+    "anthropic": Policy(
+        family="anthropic",
+        tool_ids=IdRule(allowed=_SAFE, max_length=64),
+        merge_user_turns=True,
+        merge_assistant_turns=True,
+        require_user_first=True,
+        max_image_bytes=5 * 1024 * 1024,
+    ),
+    # Bedrock Converse: ids [a-zA-Z0-9_-] up to 64; a conversation must start with a
+    # user message and alternate. 3.75 MB per image.
+    "bedrock": Policy(
+        family="bedrock",
+        tool_ids=IdRule(allowed=_SAFE, max_length=64),
+        merge_user_turns=True,
+        merge_assistant_turns=True,
+        require_user_first=True,
+        max_image_bytes=3_750_000,
+    ),
+    # Gemini: ids optional (strict alphanumeric when renamed); function call turns must
+    # follow a user or function response turn; history must not start with the model;
+    # thought signatures must be base64.
+    "gemini": Policy(
+        family="gemini",
+        tool_ids=IdRule(allowed="a-zA-Z0-9"),
+        merge_user_turns=True,
+        merge_assistant_turns=True,
+        require_user_first=True,
+        require_base64_thought_signatures=True,
+    ),
+    # OpenAI Chat: touched no more than needed. Ids up to 40; LiteLLM forwards its
+    # response-only fields verbatim and OpenAI rejects them.
+    "openai": Policy(
+        family="openai",
+        tool_ids=IdRule(max_length=40),
+        strip_fields=ALL_RESPONSE_FIELDS,
+    ),
+    # OpenAI Responses: call_id up to 64, call_id|fc_... pairs kept; reasoning items
+    # replayed to the same model only.
+    "openai-responses": Policy(
+        family="openai-responses",
+        tool_ids=IdRule(max_length=64, keep_responses_pairs=True),
+        strip_fields=frozenset({"thinking_blocks", "provider_specific_fields"}),
+    ),
+    # Mistral (also behind OpenRouter, Together, vLLM): ids exactly 9 alphanumerics;
+    # strict templates reject extra fields and non-alternating roles.
+    "mistral": Policy(
+        family="mistral",
+        tool_ids=IdRule(allowed="a-zA-Z0-9", exact_length=9),
+        merge_user_turns=True,
+        strip_fields=ALL_RESPONSE_FIELDS,
+    ),
+    # Other OpenAI-compatible providers: ids up to 40 of [a-zA-Z0-9_-]; strict ones
+    # reject thinking_blocks (Fireworks); DeepSeek needs its own reasoning_content back.
+    "openai-compatible": Policy(
+        family="openai-compatible",
+        tool_ids=IdRule(allowed=_SAFE, max_length=40),
+        strip_fields=frozenset({"thinking_blocks", "provider_specific_fields", "reasoning_items"}),
+    ),
+}
+"""The policy of each provider family."""
+
+
+def policy_for(target: TargetModel) -> Policy:
+    """The policy for ``target``: its family's record, adjusted for routed Gemini.
+
+    OpenRouter serving a Gemini model forwards thought signatures to Google, which
+    rejects those that are not canonical base64.
+    """
+    policy = POLICIES[target.family]
+    if target.provider == "openrouter" and "gemini" in target.model_id.lower():
+        policy = policy.model_copy(update={"require_base64_thought_signatures": True})
+    return policy
