@@ -75,6 +75,12 @@ class Policy(BaseModel):
             to accept images.
         max_image_bytes: Largest decoded inline image the target accepts.
         max_image_side: Largest image side in pixels.
+        many_images_count: Above this many images in one request, ``many_images_max_side``
+            applies instead (Anthropic: more than 20 images, 2000 px per side).
+        many_images_max_side: The per-side limit for many-image requests.
+        max_total_image_bytes: Largest total of decoded inline image bytes per request.
+        reject_empty_text: The target rejects empty text blocks (Anthropic: ``text
+            content blocks must be non-empty``).
         unknown_provenance: How to treat assistant turns of unknown origin.
     """
 
@@ -92,6 +98,10 @@ class Policy(BaseModel):
     downgrade_images: bool = True
     max_image_bytes: int = 20 * 1024 * 1024
     max_image_side: int = 8000
+    many_images_count: int | None = None
+    many_images_max_side: int | None = None
+    max_total_image_bytes: int | None = None
+    reject_empty_text: bool = False
     unknown_provenance: UnknownProvenance = "match_evidence"
 
 
@@ -107,6 +117,10 @@ POLICIES: Final[dict[Family, Policy]] = {
         merge_assistant_turns=True,
         require_user_first=True,
         max_image_bytes=5 * 1024 * 1024,
+        many_images_count=20,
+        many_images_max_side=2000,
+        max_total_image_bytes=32 * 1024 * 1024,
+        reject_empty_text=True,
     ),
     # Bedrock Converse: ids [a-zA-Z0-9_-] up to 64; a conversation must start with a
     # user message and alternate. 3.75 MB per image.
@@ -117,6 +131,7 @@ POLICIES: Final[dict[Family, Policy]] = {
         merge_assistant_turns=True,
         require_user_first=True,
         max_image_bytes=3_750_000,
+        reject_empty_text=True,
     ),
     # Gemini: ids optional (strict alphanumeric when renamed); function call turns must
     # follow a user or function response turn; history must not start with the model;
@@ -128,6 +143,8 @@ POLICIES: Final[dict[Family, Policy]] = {
         merge_assistant_turns=True,
         require_user_first=True,
         require_base64_thought_signatures=True,
+        max_total_image_bytes=20 * 1024 * 1024,
+        reject_empty_text=True,
     ),
     # OpenAI Chat: touched no more than needed. Ids up to 40; LiteLLM forwards its
     # response-only fields verbatim and OpenAI rejects them.
