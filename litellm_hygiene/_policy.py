@@ -109,17 +109,19 @@ _SAFE = "a-zA-Z0-9_-"
 
 POLICIES: Final[dict[Family, Policy]] = {
     # Anthropic: ids ^[a-zA-Z0-9_-]+$ up to 64; strict user/assistant alternation;
-    # signed thinking replayed byte-for-byte to the same model only. 5 MB per image.
+    # signed thinking replayed byte-for-byte to the same model only. Its 5 MB per image
+    # and 32 MB per request are measured on the base64 text ("image exceeds 5 MB
+    # maximum: 6275800 bytes"), so the decoded budgets are 3/4 of those.
     "anthropic": Policy(
         family="anthropic",
         tool_ids=IdRule(allowed=_SAFE, max_length=64),
         merge_user_turns=True,
         merge_assistant_turns=True,
         require_user_first=True,
-        max_image_bytes=5 * 1024 * 1024,
+        max_image_bytes=5 * 1024 * 1024 * 3 // 4,
         many_images_count=20,
         many_images_max_side=2000,
-        max_total_image_bytes=32 * 1024 * 1024,
+        max_total_image_bytes=32 * 1024 * 1024 * 3 // 4,
         reject_empty_text=True,
     ),
     # Bedrock Converse: ids [a-zA-Z0-9_-] up to 64; a conversation must start with a

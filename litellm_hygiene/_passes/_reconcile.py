@@ -1,0 +1,175 @@
+"""Pass 5: rewrite prior assistant turns for the target model.
+
+A signature or redacted payload is valid only for the model that produced it.
+
+- Same model: signed and redacted thinking are kept byte-for-byte and in place
+  (Anthropic requires the latest tool-loop turn to start with its own unmodified
+  thinking block).
+- Other model: readable thinking becomes plain text, without tags (models mimic
+  ``<thinking>`` tags); empty thinking and redacted thinking are dropped; text and
+  tool-call signatures are dropped.
+- Google and OpenRouter-Gemini targets: thought signatures that are not canonical
+  base64 are removed even on same-model turns (``Base64 decoding failed``).
+- LiteLLM's response-only fields are removed where the target rejects or misuses them
+  (policy ``strip_fields``, and ``strip_foreign_fields`` for foreign turns).
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+from typing import Any
+
+from .._content import OpaqueContent, TextContent, ThinkingContent, ToolCall
+from .._messages import AssistantContent, AssistantMessage, Message
+from .._policy import ResponseField
+from ._base import Change, Messages, PassContext, PassResult
+
+__all__ = ["is_canonical_base64", "reconcile_assistant_history"]
+
+STEP = "reconcile_assistant_history"
+
+_THINKING_FIELD: dict[str, ResponseField] = {
+    "thinking_blocks": "thinking_blocks",
+    "reasoning_content": "reasoning_content",
+    "reasoning_items": "reasoning_items",
+}
+
+
+def is_canonical_base64(value: str) -> bool:
+    """``value`` decodes as base64 and re-encodes to itself (Google's check)."""
+    if not value or len(value) % 4:
+        return False
+    try:
+        return base64.b64encode(base64.b64decode(value, validate=True)).decode() == value
+    except (binascii.Error, ValueError):
+        return False
+
+
+class _Rewrite:
+    """Collects the new blocks of one turn and the changes made to them."""
+
+    def __init__(self, index: int) -> None:
+        self.index = index
+        self.blocks: list[AssistantContent] = []
+        self.changes: list[Change] = []
+
+    def note(self, kind: str, detail: str = "") -> None:
+        self.changes.append(Change(step=STEP, kind=kind, index=self.index, detail=detail))
+
+
+def _thinking(block: ThinkingContent, foreign: bool, stripped: bool, out: _Rewrite) -> None:
+    if block.redacted:
+        if foreign or stripped:
+            out.note("redacted_thinking_dropped")
+        else:
+            out.blocks.append(block)
+    elif not block.thinking.strip():
+        if foreign or stripped:
+            out.note("empty_thinking_dropped")
+        else:
+            out.blocks.append(block)
+    elif foreign:
+        out.blocks.append(TextContent(text=block.thinking))
+        out.note("thinking_to_text")
+    elif stripped:
+        out.note("same_model_thinking_dropped", f"target rejects {block.origin}")
+    else:
+        out.blocks.append(block)
+
+
+def _signature_ok(signature: str | None, foreign: bool, ctx: PassContext) -> bool:
+    if signature is None:
+        return True
+    if foreign:
+        return False
+    return not ctx.policy.require_base64_thought_signatures or is_canonical_base64(signature)
+
+
+def _tool_call(
+    call: ToolCall, foreign: bool, strip_psf: bool, ctx: PassContext, out: _Rewrite
+) -> None:
+    update: dict[str, Any] = {}
+    if not _signature_ok(call.thought_signature, foreign, ctx):
+        update["thought_signature"] = None
+        out.note("tool_call_signature_dropped")
+    if strip_psf and ("provider_specific_fields" in call.extra or call.signature_sites):
+        update["extra"] = {k: v for k, v in call.extra.items() if k != "provider_specific_fields"}
+        update["function_extra"] = {
+            k: v for k, v in call.function_extra.items() if k != "provider_specific_fields"
+        }
+        update["signature_sites"] = tuple(s for s in call.signature_sites if s == "id")
+    out.blocks.append(call.model_copy(update=update) if update else call)
+
+
+def _text(
+    block: TextContent, foreign: bool, strip_psf: bool, ctx: PassContext, out: _Rewrite
+) -> None:
+    if block.text_signature is not None and (
+        strip_psf or not _signature_ok(block.text_signature, foreign, ctx)
+    ):
+        out.blocks.append(block.model_copy(update={"text_signature": None}))
+        out.note("text_signature_dropped")
+    else:
+        out.blocks.append(block)
+
+
+def _strip_set(message: AssistantMessage, ctx: PassContext) -> tuple[bool, frozenset[str]]:
+    foreign = not ctx.target.is_same_model(message.provider, message.api, message.model)
+    fields = set(ctx.policy.strip_fields)
+    if foreign:
+        fields |= ctx.policy.strip_foreign_fields
+    return foreign, frozenset(fields)
+
+
+def _rewrite_blocks(
+    message: AssistantMessage, index: int, ctx: PassContext
+) -> tuple[_Rewrite, frozenset[str]]:
+    foreign, fields = _strip_set(message, ctx)
+    strip_psf = "provider_specific_fields" in fields
+    out = _Rewrite(index)
+    for block in message.content:
+        if isinstance(block, ThinkingContent):
+            stripped = _THINKING_FIELD.get(block.origin) in fields
+            _thinking(block, foreign, stripped, out)
+        elif isinstance(block, ToolCall):
+            _tool_call(block, foreign, strip_psf, ctx, out)
+        elif isinstance(block, TextContent):
+            _text(block, foreign, strip_psf, ctx, out)
+        elif isinstance(block, OpaqueContent):
+            out.blocks.append(block)
+    return out, fields
+
+
+def _rewrite(
+    message: AssistantMessage, index: int, ctx: PassContext
+) -> tuple[AssistantMessage, list[Change]]:
+    out, fields = _rewrite_blocks(message, index, ctx)
+    update: dict[str, Any] = {}
+    if out.changes:
+        update["content"] = tuple(out.blocks)
+    if "reasoning_content" in fields and message.reasoning_content is not None:
+        update["reasoning_content"] = None
+        out.note("response_field_removed", "reasoning_content")
+    if "provider_specific_fields" in fields and message.provider_specific_fields is not None:
+        update["provider_specific_fields"] = None
+        out.note("response_field_removed", "provider_specific_fields")
+    dropped = [k for k in message.extra if k in fields]
+    if dropped:
+        update["extra"] = {k: v for k, v in message.extra.items() if k not in fields}
+        out.note("response_field_removed", ", ".join(sorted(dropped)))
+    if not update:
+        return message, []
+    return message.model_copy(update=update), out.changes
+
+
+def reconcile_assistant_history(messages: Messages, ctx: PassContext) -> PassResult:
+    """Make every assistant turn replayable to the target (see the module docstring)."""
+    out: list[Message] = []
+    changes: list[Change] = []
+    for index, message in enumerate(messages):
+        if isinstance(message, AssistantMessage):
+            message, made = _rewrite(message, index, ctx)
+            changes.extend(made)
+        out.append(message)
+    return (tuple(out) if changes else messages), changes

@@ -1,0 +1,96 @@
+"""Pass 8: turn order the target accepts.
+
+- Consecutive user turns are merged where the target needs strict alternation
+  (Anthropic-compatible endpoints: ``400 Incorrect role information``; Mistral templates
+  on vLLM: ``Conversation roles must alternate``). String content stays string content:
+  a known upstream merge dropped it.
+- Consecutive assistant turns are merged where the target rejects them (Gemini; and
+  Anthropic: ``roles must alternate between "user" and "assistant"``).
+- A history that starts with an assistant turn gets a minimal user turn in front where
+  the target requires one (Gemini, Bedrock, Anthropic).
+System and developer messages are not turns: they neither separate nor start turns.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .._content import TextContent
+from .._messages import AssistantMessage, Message, SystemMessage, UserMessage
+from .._openai._parts import is_plain_text
+from ._base import Change, Messages, PassContext, PassResult
+
+__all__ = ["LEADING_USER_TEXT", "validate_turn_order"]
+
+STEP = "validate_turn_order"
+LEADING_USER_TEXT = "(conversation continues)"
+
+
+def _plain_string(message: UserMessage | AssistantMessage) -> bool:
+    return (
+        message.content_form == "string"
+        and len(message.content) == 1
+        and is_plain_text(message.content[0])
+    )
+
+
+def _merge_users(first: UserMessage, second: UserMessage) -> UserMessage:
+    if _plain_string(first) and _plain_string(second):
+        text = f"{first.content[0].text}\n\n{second.content[0].text}"  # type: ignore[union-attr]
+        return first.model_copy(update={"content": (TextContent(text=text),)})
+    update: dict[str, Any] = {"content": first.content + second.content, "content_form": "list"}
+    if first.cache_control is not None and first.content:
+        *head, last = first.content
+        marked = last.model_copy(update={"cache_control": first.cache_control})
+        update["content"] = (*head, marked, *second.content)
+    update["cache_control"] = second.cache_control
+    update["extra"] = {**second.extra, **first.extra}
+    return first.model_copy(update=update)
+
+
+def _merge_assistants(first: AssistantMessage, second: AssistantMessage) -> AssistantMessage:
+    form = "string" if _plain_string(first) and _plain_string(second) else "list"
+    content = first.content + second.content
+    if form == "string":
+        text = "".join(b.text for b in content if isinstance(b, TextContent))
+        content = (TextContent(text=text),)
+    return first.model_copy(
+        update={
+            "content": content,
+            "content_form": form,
+            "extra": {**second.extra, **first.extra},
+            "stamped": False,
+        }
+    )
+
+
+def _merge(previous: Message, message: Message, ctx: PassContext) -> Message | None:
+    if isinstance(previous, UserMessage) and isinstance(message, UserMessage):
+        return _merge_users(previous, message) if ctx.policy.merge_user_turns else None
+    if isinstance(previous, AssistantMessage) and isinstance(message, AssistantMessage):
+        return _merge_assistants(previous, message) if ctx.policy.merge_assistant_turns else None
+    return None
+
+
+def validate_turn_order(messages: Messages, ctx: PassContext) -> PassResult:
+    """Merge consecutive same-role turns and add a leading user turn, per policy."""
+    out: list[Message] = []
+    changes: list[Change] = []
+    for index, message in enumerate(messages):
+        merged = _merge(out[-1], message, ctx) if out else None
+        if merged is not None:
+            kind = (
+                "user_turns_merged"
+                if isinstance(message, UserMessage)
+                else "assistant_turns_merged"
+            )
+            changes.append(Change(step=STEP, kind=kind, index=index))
+            out[-1] = merged
+        else:
+            out.append(message)
+    first = next((m for m in out if not isinstance(m, SystemMessage)), None)
+    if ctx.policy.require_user_first and isinstance(first, AssistantMessage):
+        at = out.index(first)
+        out.insert(at, UserMessage(content=(TextContent(text=LEADING_USER_TEXT),)))
+        changes.append(Change(step=STEP, kind="leading_user_turn_added", index=at))
+    return (tuple(out) if changes else messages), changes
