@@ -30,14 +30,23 @@ from ._overflow import (
     lookup_context_window,
     predict_overflow,
 )
+from ._passes._base import Change
+from ._pipeline import TransformReport, TransformResult, transform_messages
+from ._policy import POLICIES, IdRule, Policy, policy_for
+from ._sanitize import SanitizeResult, sanitize_messages
+from ._target import Capabilities, TargetModel, resolve_target
 
 __all__ = [
+    "POLICIES",
     "STAMP_KEY",
     "AssistantMessage",
+    "Capabilities",
+    "Change",
     "ConfigurationError",
     "Context",
     "Diagnostic",
     "HygieneError",
+    "IdRule",
     "ImageContent",
     "InvalidMessageError",
     "OpaqueContent",
@@ -45,12 +54,17 @@ __all__ = [
     "OverflowKind",
     "OverflowPrediction",
     "OverflowSource",
+    "Policy",
+    "SanitizeResult",
     "SystemMessage",
+    "TargetModel",
     "TextContent",
     "ThinkingContent",
     "ToolCall",
     "ToolDefinition",
     "ToolResultMessage",
+    "TransformReport",
+    "TransformResult",
     "Usage",
     "UsageCost",
     "UserMessage",
@@ -61,7 +75,11 @@ __all__ = [
     "from_openai",
     "is_context_overflow",
     "lookup_context_window",
+    "policy_for",
     "predict_overflow",
+    "resolve_target",
+    "sanitize_messages",
     "to_openai",
     "tools_to_openai",
+    "transform_messages",
 ]

@@ -42,5 +42,13 @@ def test_public_names_are_pinned() -> None:
         "from_openai",
         "to_openai",
         "tools_to_openai",
+        "TargetModel",
+        "resolve_target",
+        "transform_messages",
+        "sanitize_messages",
+        "Policy",
+        "detect_overflow",
+        "is_context_overflow",
+        "predict_overflow",
     }
     assert set(litellm_hygiene.__all__) >= expected
