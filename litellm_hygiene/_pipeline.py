@@ -2,8 +2,7 @@
 
 0. ``attribute_provenance`` pins which model produced each assistant turn while the
    evidence (raw ids, signatures, thinking) is still untouched: later passes rewrite it.
-1. ``normalize_input`` fills null content and drops empty text, so no later pass has to
-   consider malformed blocks.
+1. ``normalize_input`` fills null content, so no later pass has to consider it.
 2. ``drop_failed_turns`` removes error/aborted turns and their results before pairing is
    repaired (otherwise their results would be kept as answers or dropped as orphans
    without saying why) and before ids are renamed.
@@ -12,6 +11,9 @@
 4. ``sanitize_image_payloads`` fixes what remains: invalid, oversize, bomb images.
 5. ``reconcile_assistant_history`` turns foreign thinking into text and drops foreign
    signatures and response-only fields, using step 0's verdict.
+5b. ``drop_empty_content`` removes empty text and empty turns for targets that reject
+   them; it runs after step 5, which can empty a turn or add text beside an empty block,
+   and before pairing and turn order look at the turns.
 6. ``repair_tool_result_pairing`` moves, deduplicates, drops and synthesizes results
    while the original ids still tell which result answers which call.
 7. ``normalize_tool_call_ids`` renames ids the target rejects; after step 6 every
@@ -36,7 +38,7 @@ from ._passes._attribute import attribute_provenance
 from ._passes._base import Change, Messages, Pass, PassContext, PassResult
 from ._passes._failed import drop_failed_turns
 from ._passes._images import downgrade_unsupported_images, sanitize_image_payloads
-from ._passes._normalize import normalize_input
+from ._passes._normalize import drop_empty_content, normalize_input
 from ._passes._pairing import repair_tool_result_pairing
 from ._passes._reconcile import reconcile_assistant_history
 from ._passes._stamps import strip_hygiene_stamps
@@ -53,6 +55,7 @@ PIPELINE: tuple[tuple[str, Pass], ...] = (
     ("downgrade_unsupported_images", downgrade_unsupported_images),
     ("sanitize_image_payloads", sanitize_image_payloads),
     ("reconcile_assistant_history", reconcile_assistant_history),
+    ("drop_empty_content", drop_empty_content),
     ("repair_tool_result_pairing", repair_tool_result_pairing),
     ("normalize_tool_call_ids", normalize_tool_call_ids),
     ("validate_turn_order", validate_turn_order),

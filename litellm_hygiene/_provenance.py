@@ -13,6 +13,8 @@ Provenance is decided in this order:
 
 from __future__ import annotations
 
+import base64
+import binascii
 import re
 from typing import Final
 
@@ -21,7 +23,7 @@ from ._messages import Api, AssistantMessage
 from ._policy import Policy
 from ._target import TargetModel
 
-__all__ = ["attribute_source", "evidence_apis", "is_replayable"]
+__all__ = ["attribute_source", "evidence_apis", "is_canonical_base64", "is_replayable"]
 
 _ANTHROPIC_LIKE: Final[frozenset[Api]] = frozenset({"anthropic-messages", "bedrock-converse"})
 _OPENAI_LIKE: Final[frozenset[Api]] = frozenset({"openai-chat", "openai-compatible"})
@@ -35,8 +37,26 @@ _ID_EVIDENCE: Final[tuple[tuple[str, frozenset[Api]], ...]] = (
 )
 
 
+def is_canonical_base64(value: str) -> bool:
+    """``value`` decodes as base64 and re-encodes to itself (Google's check).
+
+    Real Gemini thought signatures always are; anything else (an Anthropic ``msg_`` id
+    forwarded by a router, an empty string) is neither valid for Google nor evidence.
+    """
+    if not value or len(value) % 4:
+        return False
+    try:
+        return base64.b64encode(base64.b64decode(value, validate=True)).decode() == value
+    except (binascii.Error, ValueError):
+        return False
+
+
+def _gemini_signature(signature: str | None) -> bool:
+    return signature is not None and is_canonical_base64(signature)
+
+
 def _call_evidence(call: ToolCall) -> frozenset[Api]:
-    if call.signature_sites:
+    if call.signature_sites and _gemini_signature(call.thought_signature):
         return frozenset({"gemini"})
     if "|fc_" in call.id:
         return frozenset({"openai-responses"})
@@ -61,7 +81,7 @@ def evidence_apis(message: AssistantMessage) -> frozenset[Api]:
             apis = frozenset({"openai-responses"})
         elif isinstance(block, ThinkingContent) and (block.redacted or block.signature):
             apis = _ANTHROPIC_LIKE | {"gemini"} if not block.redacted else _ANTHROPIC_LIKE
-        elif isinstance(block, TextContent) and block.text_signature is not None:
+        elif isinstance(block, TextContent) and _gemini_signature(block.text_signature):
             apis = frozenset({"gemini"})
         else:
             continue

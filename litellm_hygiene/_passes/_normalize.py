@@ -1,61 +1,90 @@
-"""Pass 1: normalise input so later passes see well-formed content.
+"""Normalisation: well-formed content for the passes and for the target.
 
-- A ``null`` content on a user, system or tool message becomes an empty string
-  (OpenAI rejects ``null`` there: ``expected a string, got null``).
-- Empty text parts inside list content are dropped for targets that reject them
-  (Anthropic: ``text content blocks must be non-empty``), and so are assistant turns
-  left with nothing in them.
+:func:`normalize_input` runs first: a ``null`` content on a user, system or tool message
+becomes an empty string (OpenAI rejects ``null`` there: ``expected a string, got null``).
+
+:func:`drop_empty_content` runs after reconciliation, which can empty a turn or leave an
+empty text block beside new text: for targets that reject empty text (Anthropic: ``text
+content blocks must be non-empty``) it drops empty text blocks, and then user, system
+and assistant turns left with nothing in them (reported, never silently). Tool results
+keep their (empty) content: dropping them would break pairing.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from .._content import TextContent
+from .._content import OpaqueContent, TextContent
 from .._messages import AssistantMessage, Message, ToolResultMessage
 from ._base import Change, Messages, PassContext, PassResult
 
-__all__ = ["normalize_input"]
-
-STEP = "normalize_input"
+__all__ = ["drop_empty_content", "normalize_input"]
 
 
 def _is_empty_text(block: object) -> bool:
-    return isinstance(block, TextContent) and block.text == "" and block.cache_control is None
+    """An empty text block carrying nothing.
 
-
-def _normalize(message: Message, ctx: PassContext) -> tuple[Message | None, str | None]:
-    update: dict[str, Any] = {}
-    kind: str | None = None
-    if not isinstance(message, AssistantMessage) and message.content_form == "null":
-        update = {"content": (TextContent(text=""),), "content_form": "string"}
-        kind = "null_content_filled"
-    elif ctx.policy.reject_empty_text and message.content_form == "list":
-        kept = tuple(b for b in message.content if not _is_empty_text(b))
-        if len(kept) != len(message.content):
-            update = {"content": kept}
-            kind = "empty_text_dropped"
-    if not update:
-        new: Message = message
-    else:
-        new = message.model_copy(update=update)
-    if ctx.policy.reject_empty_text and isinstance(new, AssistantMessage):
-        if not any(not _is_empty_text(b) for b in new.content):
-            return None, "empty_assistant_turn_dropped"
-    return new, kind
+    A signed empty part (Gemini emits those) is kept: its signature is replayed to the
+    same model.
+    """
+    return (
+        isinstance(block, TextContent)
+        and block.text == ""
+        and block.cache_control is None
+        and block.text_signature is None
+    )
 
 
 def normalize_input(messages: Messages, ctx: PassContext) -> PassResult:
-    """Fill ``null`` content and drop empty text the target would reject."""
+    """Fill ``null`` content of user, system and tool messages with an empty string."""
     out: list[Message] = []
     changes: list[Change] = []
     for index, message in enumerate(messages):
-        if isinstance(message, ToolResultMessage) and message.content_form != "null":
+        if message.kind != "assistant" and message.content_form == "null":
+            update = {"content": (TextContent(text=""),), "content_form": "string"}
+            message = message.model_copy(update=update)
+            changes.append(Change(step="normalize_input", kind="null_content_filled", index=index))
+        out.append(message)
+    return (tuple(out) if changes else messages), changes
+
+
+def _without_empty_text(message: Message) -> Message | None:
+    """The message without empty text blocks; ``None`` when nothing is left.
+
+    An assistant turn left with only thinking and tool calls gets ``null`` content: a
+    string form would write the removed empty string right back.
+    """
+    kept = tuple(b for b in message.content if not _is_empty_text(b))
+    if not kept:
+        return None
+    if len(kept) == len(message.content):
+        return message
+    update: dict[str, Any] = {"content": kept}
+    has_parts = any(isinstance(b, TextContent | OpaqueContent) for b in kept)
+    if isinstance(message, AssistantMessage) and not has_parts:
+        update["content_form"] = "null"
+    return message.model_copy(update=update)
+
+
+def drop_empty_content(messages: Messages, ctx: PassContext) -> PassResult:
+    """Drop empty text blocks, then empty turns, for targets that reject empty text."""
+    if not ctx.policy.reject_empty_text:
+        return messages, []
+    out: list[Message] = []
+    changes: list[Change] = []
+    for index, message in enumerate(messages):
+        if isinstance(message, ToolResultMessage):
             out.append(message)
             continue
-        new, kind = _normalize(message, ctx)
-        if kind is not None:
-            changes.append(Change(step=STEP, kind=kind, index=index))
+        new = _without_empty_text(message)
+        if new is None:
+            kind = f"empty_{message.kind}_turn_dropped"
+        elif new is not message:
+            kind = "empty_text_dropped"
+        else:
+            out.append(message)
+            continue
+        changes.append(Change(step="drop_empty_content", kind=kind, index=index))
         if new is not None:
             out.append(new)
     return (tuple(out) if changes else messages), changes

@@ -16,16 +16,15 @@ A signature or redacted payload is valid only for the model that produced it.
 
 from __future__ import annotations
 
-import base64
-import binascii
 from typing import Any
 
 from .._content import OpaqueContent, TextContent, ThinkingContent, ToolCall
 from .._messages import AssistantContent, AssistantMessage, Message
 from .._policy import ResponseField
+from .._provenance import is_canonical_base64
 from ._base import Change, Messages, PassContext, PassResult
 
-__all__ = ["is_canonical_base64", "reconcile_assistant_history"]
+__all__ = ["reconcile_assistant_history", "reconcile_turn"]
 
 STEP = "reconcile_assistant_history"
 
@@ -34,16 +33,6 @@ _THINKING_FIELD: dict[str, ResponseField] = {
     "reasoning_content": "reasoning_content",
     "reasoning_items": "reasoning_items",
 }
-
-
-def is_canonical_base64(value: str) -> bool:
-    """``value`` decodes as base64 and re-encodes to itself (Google's check)."""
-    if not value or len(value) % 4:
-        return False
-    try:
-        return base64.b64encode(base64.b64decode(value, validate=True)).decode() == value
-    except (binascii.Error, ValueError):
-        return False
 
 
 class _Rewrite:
@@ -141,9 +130,10 @@ def _rewrite_blocks(
     return out, fields
 
 
-def _rewrite(
+def reconcile_turn(
     message: AssistantMessage, index: int, ctx: PassContext
 ) -> tuple[AssistantMessage, list[Change]]:
+    """Reconcile one assistant turn for the target (see the module docstring)."""
     out, fields = _rewrite_blocks(message, index, ctx)
     update: dict[str, Any] = {}
     if out.changes:
@@ -169,7 +159,7 @@ def reconcile_assistant_history(messages: Messages, ctx: PassContext) -> PassRes
     changes: list[Change] = []
     for index, message in enumerate(messages):
         if isinstance(message, AssistantMessage):
-            message, made = _rewrite(message, index, ctx)
+            message, made = reconcile_turn(message, index, ctx)
             changes.extend(made)
         out.append(message)
     return (tuple(out) if changes else messages), changes

@@ -4,7 +4,8 @@ Each protocol accepts its own id shape (Mistral: exactly 9 alphanumerics; Anthro
 ``^[a-zA-Z0-9_-]+$`` up to 64; OpenAI Chat: up to 40). Ids of foreign turns that break
 the target's rule are renamed; ids of same-model turns are left untouched; empty ids
 get valid ones. Renaming is deterministic (a hash of the id and its occurrence) and
-collision-free within the request: ``a|b`` and ``a:b`` never become one id. The results
+collision-free within the request: ``a|b`` and ``a:b`` never become one id. New ids
+carry no provider's prefix, so they are never mistaken for provenance evidence. The results
 answering a renamed call are renamed in the same pass: the block of results right after
 a turn maps to that turn's calls in order, so a repeated id is handled per occurrence;
 any other result takes the mapping of the latest turn that issued its id.
@@ -83,7 +84,9 @@ class _Namer:
         digest = hashlib.sha256(f"{original}\0{occurrence}\0{attempt}".encode()).digest()
         if self.rule.exact_length is not None:
             return _base62(digest, self.rule.exact_length)
-        prefix = "call_" if _chars_ok("_", self.rule) else "call"
+        # A neutral prefix: "call_", "toolu_"... are provenance evidence, and an id
+        # hygiene assigns must not make a later run judge the turn differently.
+        prefix = "tc_" if _chars_ok("_", self.rule) else "tc"
         body = prefix + _base62(digest, 24)
         return body[: self.rule.max_length] if self.rule.max_length else body
 

@@ -19,6 +19,7 @@ from .._content import TextContent
 from .._messages import AssistantMessage, Message, SystemMessage, UserMessage
 from .._openai._parts import is_plain_text
 from ._base import Change, Messages, PassContext, PassResult
+from ._reconcile import reconcile_turn
 
 __all__ = ["LEADING_USER_TEXT", "validate_turn_order"]
 
@@ -48,7 +49,21 @@ def _merge_users(first: UserMessage, second: UserMessage) -> UserMessage:
     return first.model_copy(update=update)
 
 
-def _merge_assistants(first: AssistantMessage, second: AssistantMessage) -> AssistantMessage:
+def _same(message: AssistantMessage, ctx: PassContext) -> bool:
+    return ctx.target.is_same_model(message.provider, message.api, message.model)
+
+
+def _merge_assistants(
+    first: AssistantMessage, second: AssistantMessage, index: int, ctx: PassContext
+) -> AssistantMessage:
+    """One turn from two.
+
+    A same-model turn merged with a foreign one is foreign, and is reconciled as such:
+    its signatures cannot be vouched for any more.
+    """
+    if _same(first, ctx) != _same(second, ctx):
+        first, _ = reconcile_turn(_as_foreign(first), index, ctx)
+        second, _ = reconcile_turn(_as_foreign(second), index, ctx)
     form = "string" if _plain_string(first) and _plain_string(second) else "list"
     content = first.content + second.content
     if form == "string":
@@ -64,11 +79,17 @@ def _merge_assistants(first: AssistantMessage, second: AssistantMessage) -> Assi
     )
 
 
-def _merge(previous: Message, message: Message, ctx: PassContext) -> Message | None:
+def _as_foreign(message: AssistantMessage) -> AssistantMessage:
+    return message.model_copy(update={"provider": None, "api": "unknown", "model": "unknown"})
+
+
+def _merge(previous: Message, message: Message, index: int, ctx: PassContext) -> Message | None:
     if isinstance(previous, UserMessage) and isinstance(message, UserMessage):
         return _merge_users(previous, message) if ctx.policy.merge_user_turns else None
     if isinstance(previous, AssistantMessage) and isinstance(message, AssistantMessage):
-        return _merge_assistants(previous, message) if ctx.policy.merge_assistant_turns else None
+        if not ctx.policy.merge_assistant_turns:
+            return None
+        return _merge_assistants(previous, message, index, ctx)
     return None
 
 
@@ -77,7 +98,7 @@ def validate_turn_order(messages: Messages, ctx: PassContext) -> PassResult:
     out: list[Message] = []
     changes: list[Change] = []
     for index, message in enumerate(messages):
-        merged = _merge(out[-1], message, ctx) if out else None
+        merged = _merge(out[-1], message, index, ctx) if out else None
         if merged is not None:
             kind = (
                 "user_turns_merged"
