@@ -35,6 +35,8 @@ from ._pipeline import TransformReport, TransformResult, transform_messages
 from ._policy import POLICIES, IdRule, Policy, policy_for
 from ._sanitize import SanitizeResult, sanitize_messages
 from ._target import Capabilities, TargetModel, resolve_target
+from ._validate import validate_for_target, validate_messages
+from ._validate_violation import Violation, ViolationCode
 
 __all__ = [
     "POLICIES",
@@ -68,6 +70,8 @@ __all__ = [
     "Usage",
     "UsageCost",
     "UserMessage",
+    "Violation",
+    "ViolationCode",
     "assistant_from_response",
     "context_from_json",
     "context_to_json",
@@ -82,4 +86,6 @@ __all__ = [
     "to_openai",
     "tools_to_openai",
     "transform_messages",
+    "validate_for_target",
+    "validate_messages",
 ]

@@ -135,12 +135,13 @@ POLICIES: Final[dict[Family, Policy]] = {
         max_image_bytes=3_750_000,
         reject_empty_text=True,
     ),
-    # Gemini: ids optional (strict alphanumeric when renamed); function call turns must
-    # follow a user or function response turn; history must not start with the model;
-    # thought signatures must be base64.
+    # Gemini: ids optional; renamed ones use [a-zA-Z0-9_-] (strict alphanumerics would
+    # rename LiteLLM's own Gemini ids, call_<hex>); function call turns must follow a
+    # user or function response turn; history must not start with the model; thought
+    # signatures must be base64.
     "gemini": Policy(
         family="gemini",
-        tool_ids=IdRule(allowed="a-zA-Z0-9"),
+        tool_ids=IdRule(allowed=_SAFE, max_length=64),
         merge_user_turns=True,
         merge_assistant_turns=True,
         require_user_first=True,

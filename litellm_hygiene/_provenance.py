@@ -71,7 +71,9 @@ def _call_evidence(call: ToolCall) -> frozenset[Api]:
 def evidence_apis(message: AssistantMessage) -> frozenset[Api]:
     """Protocols the message's own content says it came from (empty: no evidence).
 
-    When blocks disagree, the intersection wins; if that is empty, the union.
+    When blocks disagree, the intersection wins. If that is empty the turn mixes
+    origins: the result is ``{"unknown"}``, which matches no target, so the turn is
+    treated as foreign (its opaque data cannot be vouched for).
     """
     found: list[frozenset[Api]] = []
     for block in message.content:
@@ -90,7 +92,7 @@ def evidence_apis(message: AssistantMessage) -> frozenset[Api]:
     if not found:
         return frozenset()
     common = frozenset.intersection(*found)
-    return common or frozenset.union(*found)
+    return common or frozenset({"unknown"})
 
 
 def is_replayable(message: AssistantMessage, target: TargetModel, policy: Policy) -> bool:

@@ -40,8 +40,8 @@ def _expected(message: dict[str, Any]) -> list[str]:
 
 def _answer_key(message: dict[str, Any]) -> str:
     if message["role"] == "function" and not message.get("tool_call_id"):
-        return "function:" + message["name"]
-    return split_id(message["tool_call_id"])[0]
+        return "function:" + str(message["name"])
+    return split_id(str(message["tool_call_id"]))[0]
 
 
 def assert_pairing(messages: list[dict[str, Any]]) -> None:

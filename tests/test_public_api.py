@@ -50,5 +50,7 @@ def test_public_names_are_pinned() -> None:
         "detect_overflow",
         "is_context_overflow",
         "predict_overflow",
+        "validate_messages",
+        "Violation",
     }
     assert set(litellm_hygiene.__all__) >= expected

@@ -82,12 +82,15 @@ def _tool_call(
     if not _signature_ok(call.thought_signature, foreign, ctx):
         update["thought_signature"] = None
         out.note("tool_call_signature_dropped")
-    if strip_psf and ("provider_specific_fields" in call.extra or call.signature_sites):
-        update["extra"] = {k: v for k, v in call.extra.items() if k != "provider_specific_fields"}
-        update["function_extra"] = {
-            k: v for k, v in call.function_extra.items() if k != "provider_specific_fields"
-        }
-        update["signature_sites"] = tuple(s for s in call.signature_sites if s == "id")
+    psf = "provider_specific_fields"
+    sites = tuple(site for site in call.signature_sites if site == "id")
+    if strip_psf and (
+        psf in call.extra or psf in call.function_extra or sites != call.signature_sites
+    ):
+        update["extra"] = {k: v for k, v in call.extra.items() if k != psf}
+        update["function_extra"] = {k: v for k, v in call.function_extra.items() if k != psf}
+        update["signature_sites"] = sites
+        out.note("response_field_removed", "tool call provider_specific_fields")
     out.blocks.append(call.model_copy(update=update) if update else call)
 
 

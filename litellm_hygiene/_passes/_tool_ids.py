@@ -1,14 +1,15 @@
 """Pass 7: tool-call ids in the shape the target accepts, results renamed alike.
 
 Each protocol accepts its own id shape (Mistral: exactly 9 alphanumerics; Anthropic:
-``^[a-zA-Z0-9_-]+$`` up to 64; OpenAI Chat: up to 40). Ids of foreign turns that break
-the target's rule are renamed; ids of same-model turns are left untouched; empty ids
-get valid ones. Renaming is deterministic (a hash of the id and its occurrence) and
-collision-free within the request: ``a|b`` and ``a:b`` never become one id. New ids
-carry no provider's prefix, so they are never mistaken for provenance evidence. The results
-answering a renamed call are renamed in the same pass: the block of results right after
-a turn maps to that turn's calls in order, so a repeated id is handled per occurrence;
-any other result takes the mapping of the latest turn that issued its id.
+``^[a-zA-Z0-9_-]+$`` up to 64; OpenAI Chat: up to 40). Ids that break the target's rule
+are renamed; ids a same-model turn really produced are valid, so they stay untouched;
+empty ids get valid ones. Renaming is deterministic (a hash of the id and its
+occurrence) and collision-free within the request: ``a|b`` and ``a:b`` never become one
+id. New ids carry no provider's prefix, so they are never mistaken for provenance
+evidence. The results answering a renamed call are renamed in the same pass: the block
+of results right after a turn maps to that turn's calls in order, so a repeated id is
+handled per occurrence; any other result takes the mapping of the latest turn that
+issued its id.
 """
 
 from __future__ import annotations
@@ -40,10 +41,11 @@ def id_is_valid(value: str, rule: IdRule) -> bool:
     if not value:
         return False
     if rule.keep_responses_pairs and "|" in value:
+        # LiteLLM's Responses bridge sends the whole pair as the call_id.
         call_id, _, item = value.partition("|")
         return (
-            0 < len(call_id) <= _RESPONSES_CALL_MAX
-            and "|" not in item
+            bool(call_id)
+            and len(value) <= _RESPONSES_CALL_MAX
             and _RESPONSES_ITEM.fullmatch(item) is not None
         )
     if rule.exact_length is not None and len(value) != rule.exact_length:
@@ -102,25 +104,29 @@ class _Namer:
         return candidate
 
 
-def _renamed_call(call: ToolCall, keep: bool, seen: set[str], namer: _Namer) -> str:
+def _renamed_call(call: ToolCall, seen: set[str], namer: _Namer) -> str:
+    """The call's id, or a new one when the target would reject it.
+
+    A real same-model id is valid by construction and stays untouched; an invalid id in
+    a turn judged same-model means the verdict was a guess, and the provider rejects
+    the id whatever its origin.
+    """
     if call.origin == "function_call" and not call.id:
         return call.id
-    valid = keep or id_is_valid(call.id, namer.rule)
-    if call.id and valid and call.id not in seen:
+    if id_is_valid(call.id, namer.rule) and call.id not in seen:
         return call.id
     return namer.fresh(call.id)
 
 
 def _rename_turn(
-    message: AssistantMessage, ctx: PassContext, namer: _Namer
+    message: AssistantMessage, namer: _Namer
 ) -> tuple[AssistantMessage, list[tuple[str, ToolCall]]]:
-    keep = ctx.replayable(message)
     seen: set[str] = set()
     mapping: list[tuple[str, ToolCall]] = []
     blocks: list[Any] = []
     for block in message.content:
         if isinstance(block, ToolCall):
-            new_id = _renamed_call(block, keep, seen, namer)
+            new_id = _renamed_call(block, seen, namer)
             seen.add(new_id)
             renamed = block if new_id == block.id else block.model_copy(update={"id": new_id})
             mapping.append((block.id, renamed))
@@ -164,7 +170,7 @@ def normalize_tool_call_ids(messages: Messages, ctx: PassContext) -> PassResult:
     changes: list[Change] = []
     for index, message in enumerate(messages):
         if isinstance(message, AssistantMessage):
-            message, mapping = _rename_turn(message, ctx, namer)
+            message, mapping = _rename_turn(message, namer)
             batch = deque(mapping)
             latest.update(mapping)
             changes.extend(
