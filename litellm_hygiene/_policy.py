@@ -81,6 +81,8 @@ class Policy(BaseModel):
         max_total_image_bytes: Largest total of decoded inline image bytes per request.
         reject_empty_text: The target rejects empty text blocks (Anthropic: ``text
             content blocks must be non-empty``).
+        keep_signed_empty_text: An empty text part carrying a thought signature is kept:
+            the target replays text signatures (Gemini returns such parts itself).
         unknown_provenance: How to treat assistant turns of unknown origin.
     """
 
@@ -102,6 +104,7 @@ class Policy(BaseModel):
     many_images_max_side: int | None = None
     max_total_image_bytes: int | None = None
     reject_empty_text: bool = False
+    keep_signed_empty_text: bool = False
     unknown_provenance: UnknownProvenance = "match_evidence"
 
 
@@ -148,6 +151,7 @@ POLICIES: Final[dict[Family, Policy]] = {
         require_base64_thought_signatures=True,
         max_total_image_bytes=20 * 1024 * 1024,
         reject_empty_text=True,
+        keep_signed_empty_text=True,
     ),
     # OpenAI Chat: touched no more than needed. Ids up to 40; LiteLLM forwards its
     # response-only fields verbatim and OpenAI rejects them.

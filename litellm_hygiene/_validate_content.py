@@ -215,6 +215,12 @@ def _empty_texts(req: Request, index: int, msg: Msg) -> list[Violation]:
     ]
 
 
+def _has_text_signatures(msg: Msg) -> bool:
+    """Gemini text-part signatures ride in ``provider_specific_fields``."""
+    fields = msg.get("provider_specific_fields")
+    return isinstance(fields, dict) and bool(fields.get("thought_signatures"))
+
+
 def check_empty_text(req: Request) -> list[Violation]:
     """Empty or whitespace-only text in user and assistant messages (not beside tool calls)."""
     if not req.policy.reject_empty_text:
@@ -224,6 +230,8 @@ def check_empty_text(req: Request) -> list[Violation]:
         if msg is None or msg.get("role") not in ("user", "assistant"):
             continue
         if msg.get("tool_calls") or msg.get("function_call") is not None:
+            continue
+        if req.policy.keep_signed_empty_text and _has_text_signatures(msg):
             continue
         out += _empty_texts(req, index, msg)
     return out

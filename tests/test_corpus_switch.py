@@ -18,6 +18,7 @@ from litellm_hygiene import (
     policy_for,
     resolve_target,
     sanitize_messages,
+    validate_for_target,
 )
 from litellm_hygiene._openai._tools import split_id
 from litellm_hygiene._passes._tool_ids import id_is_valid
@@ -84,6 +85,7 @@ def test_switched_turn_is_well_formed_for_every_target(
     assert all(STAMP_KEY not in m for m in out)
     target = resolve_target(model)
     policy = policy_for(target)
+    assert validate_for_target(out, target, policy) == []
     (turn,) = [m for m in out if m["role"] == "assistant"]
     same = target.is_same_model(recorded.provider, target.api, recorded.response.model)
     if not same:

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 
-from litellm_hygiene import policy_for, resolve_target, sanitize_messages
+from litellm_hygiene import policy_for, resolve_target, sanitize_messages, validate_for_target
 from litellm_hygiene._openai._tools import split_id
 from litellm_hygiene._passes._tool_ids import id_is_valid
 
@@ -70,6 +70,8 @@ def test_pipeline_pairs_is_idempotent_and_pure(model: str, messages: list[dict[s
     once = sanitize_messages(messages, model)
     assert messages == before
     assert_pairing(once.messages)
+    target = resolve_target(model)
+    assert validate_for_target(once.messages, target, policy_for(target)) == []
     twice = sanitize_messages(once.messages, model)
     assert twice.messages == once.messages
     assert not twice.report.changed

@@ -21,18 +21,15 @@ from ._base import Change, Messages, PassContext, PassResult
 __all__ = ["drop_empty_content", "normalize_input"]
 
 
-def _is_empty_text(block: object) -> bool:
-    """An empty text block carrying nothing.
+def _is_empty_text(block: object, keep_signed: bool = False) -> bool:
+    """Empty or whitespace-only text (Anthropic and Bedrock reject both).
 
-    A signed empty part (Gemini emits those) is kept: its signature is replayed to the
-    same model.
+    With ``keep_signed``, a signed empty part (Gemini emits those) is not empty: its
+    signature is replayed to the same model.
     """
-    return (
-        isinstance(block, TextContent)
-        and block.text == ""
-        and block.cache_control is None
-        and block.text_signature is None
-    )
+    if not isinstance(block, TextContent) or block.text.strip():
+        return False
+    return not (keep_signed and block.text_signature is not None)
 
 
 def normalize_input(messages: Messages, ctx: PassContext) -> PassResult:
@@ -48,13 +45,24 @@ def normalize_input(messages: Messages, ctx: PassContext) -> PassResult:
     return (tuple(out) if changes else messages), changes
 
 
-def _without_empty_text(message: Message) -> Message | None:
+def _kept_blocks(content: tuple[Any, ...], keep_signed: bool) -> list[Any]:
+    """Non-empty blocks; a dropped block's cache marker moves to the block before it."""
+    kept: list[Any] = []
+    for block in content:
+        if not _is_empty_text(block, keep_signed):
+            kept.append(block)
+        elif block.cache_control is not None and kept and hasattr(kept[-1], "cache_control"):
+            kept[-1] = kept[-1].model_copy(update={"cache_control": block.cache_control})
+    return kept
+
+
+def _without_empty_text(message: Message, keep_signed: bool) -> Message | None:
     """The message without empty text blocks; ``None`` when nothing is left.
 
     An assistant turn left with only thinking and tool calls gets ``null`` content: a
     string form would write the removed empty string right back.
     """
-    kept = tuple(b for b in message.content if not _is_empty_text(b))
+    kept = tuple(_kept_blocks(message.content, keep_signed))
     if not kept:
         return None
     if len(kept) == len(message.content):
@@ -76,7 +84,7 @@ def drop_empty_content(messages: Messages, ctx: PassContext) -> PassResult:
         if isinstance(message, ToolResultMessage):
             out.append(message)
             continue
-        new = _without_empty_text(message)
+        new = _without_empty_text(message, ctx.policy.keep_signed_empty_text)
         if new is None:
             kind = f"empty_{message.kind}_turn_dropped"
         elif new is not message:

@@ -93,20 +93,35 @@ def _merge(previous: Message, message: Message, index: int, ctx: PassContext) ->
     return None
 
 
+def _last_turn(out: list[Message]) -> int | None:
+    """Position of the last message in ``out`` that is a turn (not system/developer)."""
+    for position in range(len(out) - 1, -1, -1):
+        if not isinstance(out[position], SystemMessage):
+            return position
+    return None
+
+
 def validate_turn_order(messages: Messages, ctx: PassContext) -> PassResult:
-    """Merge consecutive same-role turns and add a leading user turn, per policy."""
+    """Merge consecutive same-role turns and add a leading user turn, per policy.
+
+    System and developer messages between two merged turns move before the merged turn,
+    which takes the later turn's place so that turn's tool results stay right after it
+    (LiteLLM lifts system messages out of the conversation for these targets anyway).
+    """
     out: list[Message] = []
     changes: list[Change] = []
     for index, message in enumerate(messages):
-        merged = _merge(out[-1], message, index, ctx) if out else None
-        if merged is not None:
+        last = None if isinstance(message, SystemMessage) else _last_turn(out)
+        merged = _merge(out[last], message, index, ctx) if last is not None else None
+        if merged is not None and last is not None:
             kind = (
                 "user_turns_merged"
                 if isinstance(message, UserMessage)
                 else "assistant_turns_merged"
             )
             changes.append(Change(step=STEP, kind=kind, index=index))
-            out[-1] = merged
+            del out[last]
+            out.append(merged)
         else:
             out.append(message)
     first = next((m for m in out if not isinstance(m, SystemMessage)), None)
