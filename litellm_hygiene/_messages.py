@@ -336,8 +336,9 @@ class Context(BaseModel):
 
     Attributes:
         system_prompt: Instructions that precede the messages. The OpenAI converter
-            lifts a leading plain ``{"role": "system", "content": "..."}`` here; every
-            other system or developer message stays in ``messages`` at its place.
+            lifts a leading plain ``{"role": "system", "content": "..."}`` with
+            non-blank text here; every other system or developer message stays in
+            ``messages`` at its place.
         messages: The conversation history, in order.
         tools: The tools offered to the model.
     """

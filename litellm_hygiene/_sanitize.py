@@ -9,10 +9,11 @@ from pydantic import BaseModel, ConfigDict
 
 from ._openai import from_openai, to_openai
 from ._pipeline import TransformReport, transform_messages
-from ._policy import Policy
+from ._policy import Policy, policy_for
 from ._target import TargetModel, resolve_target
+from ._validate import validate_for_target
 
-__all__ = ["SanitizeResult", "sanitize_for_target", "sanitize_messages"]
+__all__ = ["SanitizeResult", "sanitize_for_target", "sanitize_messages", "transform_all"]
 
 
 class SanitizeResult(BaseModel):
@@ -39,7 +40,29 @@ def sanitize_for_target(
     policy: Policy | None = None,
     source: TargetModel | None = None,
 ) -> SanitizeResult:
-    """:func:`sanitize_messages` for an already-resolved target."""
+    """:func:`sanitize_messages` for an already-resolved target.
+
+    The hot path: the request is first checked as plain dicts against the target's
+    rules; when nothing is wrong it is returned as is, without building a model or
+    copying a message. Only a request with violations goes through the pipeline.
+    """
+    policy = policy or policy_for(target)
+    if isinstance(messages, list | tuple) and not validate_for_target(
+        messages, target, policy, source=source
+    ):
+        return SanitizeResult(messages=list(messages), report=TransformReport(), target=target)
+    return transform_all(messages, target, tools=tools, policy=policy, source=source)
+
+
+def transform_all(
+    messages: Sequence[Any],
+    target: TargetModel,
+    *,
+    tools: Sequence[Any] | None = None,
+    policy: Policy | None = None,
+    source: TargetModel | None = None,
+) -> SanitizeResult:
+    """Run the whole pipeline, without the validator's shortcut."""
     context = from_openai(messages, tools)
     result = transform_messages(context, target, policy=policy, source=source)
     if not result.report.changed:

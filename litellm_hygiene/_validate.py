@@ -34,7 +34,7 @@ from ._errors import InvalidMessageError
 from ._openai._decode import as_message_dict
 from ._policy import Policy, policy_for
 from ._target import TargetModel, resolve_target
-from ._validate_content import check_empty_text, check_images
+from ._validate_content import check_empty_text, check_images, check_null_content
 from ._validate_report import Request
 from ._validate_rules import check_pairing, check_tool_ids, check_turns
 from ._validate_signatures import check_provenance
@@ -170,6 +170,7 @@ def validate_for_target(
         *check_provenance(request),
         *check_images(request),
         *check_empty_text(request),
+        *check_null_content(request),
     ]
     return _ordered(found, len(messages))
 

@@ -16,23 +16,17 @@ caller sent. An assistant message that carries tool calls is exempt whatever its
 
 from __future__ import annotations
 
-import base64
-import binascii
-import io
-import re
-import warnings
 from dataclasses import dataclass
 from typing import Any
 
-from PIL import Image
-
+from ._openai._parts import DATA_URL
+from ._passes._image_codec import ImageFacts, ImageProblem, inspect_inline_image
 from ._validate_report import ErrorKind, Request
 from ._validate_violation import Violation
 from ._validate_wire import Msg
 
-__all__ = ["check_empty_text", "check_images"]
+__all__ = ["check_empty_text", "check_images", "check_null_content"]
 
-_DATA_URL = re.compile(r"data:([^;,]*);base64,(.*)", re.DOTALL)
 _IMAGE_ROLES = frozenset({"user", "tool", "function"})
 _MB = 1024 * 1024
 _SHOWN = 64
@@ -59,18 +53,6 @@ def _image_url(part: Any) -> str | None:
     return value if isinstance(value, str) else None
 
 
-def _image_sides(data: bytes) -> tuple[int, int] | None:
-    """Width and height from the image header; ``None`` when Pillow cannot tell."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", Image.DecompressionBombWarning)
-        try:
-            with Image.open(io.BytesIO(data)) as image:
-                width, height = image.size
-        except (OSError, ValueError, Image.DecompressionBombError):
-            return None
-    return int(width), int(height)
-
-
 def _image_parts(req: Request) -> list[tuple[int, int, str]]:
     """Every image part of a user or tool message: (message index, part index, url)."""
     found: list[tuple[int, int, str]] = []
@@ -86,25 +68,25 @@ def _image_parts(req: Request) -> list[tuple[int, int, str]]:
 
 
 def _measure(req: Request, index: int, k: int, url: str) -> _Inline | Violation | None:
-    match = _DATA_URL.fullmatch(url)
+    """Measure an inline image exactly as the sanitization pass does (shared code)."""
+    match = DATA_URL.fullmatch(url)
     if match is None:
         return None
     payload = match.group(2)
-    try:
-        data = base64.b64decode(payload, validate=True)
-    except (binascii.Error, ValueError):
-        shown = payload if len(payload) <= _SHOWN else f"{payload[:_SHOWN]}..."
-        return req.report(
-            "image_invalid_base64",
-            index,
-            f"content[{k}].image_url",
-            "inline image data is not valid base64",
-            kind="image_base64",
-            local=k,
-            sig=shown,
-        )
     field = f"content[{k}].image_url"
-    return _Inline(index, field, k, len(data), len(payload), _image_sides(data))
+    facts = inspect_inline_image(payload)
+    if (isinstance(facts, ImageProblem) and facts.reason == "invalid_base64") or (
+        isinstance(facts, ImageFacts) and facts.missing_padding
+    ):
+        shown = payload if len(payload) <= _SHOWN else f"{payload[:_SHOWN]}..."
+        reason = "inline image data is not valid base64"
+        return req.report(
+            "image_invalid_base64", index, field, reason, kind="image_base64", local=k, sig=shown
+        )
+    if isinstance(facts, ImageProblem):
+        return req.report("image_unreadable", index, field, f"inline image: {facts.detail}")
+    sides = (facts.width, facts.height)
+    return _Inline(index, field, k, facts.byte_size, len(payload), sides)
 
 
 def _too_large(req: Request, image: _Inline) -> Violation | None:
@@ -202,6 +184,8 @@ def _blank(text: str) -> ErrorKind | None:
 def _empty_texts(req: Request, index: int, msg: Msg) -> list[Violation]:
     content = msg.get("content")
     found: list[tuple[str, ErrorKind | None, int]] = []
+    if content == [] or (content is None and msg.get("role") == "user"):
+        found.append(("content", "empty_text", 0))
     if isinstance(content, str):
         found.append(("content", _blank(content), 0))
     for k, part in enumerate(content if isinstance(content, list) else ()):
@@ -222,12 +206,16 @@ def _has_text_signatures(msg: Msg) -> bool:
 
 
 def check_empty_text(req: Request) -> list[Violation]:
-    """Empty or whitespace-only text in user and assistant messages (not beside tool calls)."""
+    """Empty or whitespace-only text, for targets that reject it.
+
+    Checked in user, assistant (not beside tool calls), system and developer messages:
+    Anthropic moves system text into ``system``, which rejects empty blocks too.
+    """
     if not req.policy.reject_empty_text:
         return []
     out: list[Violation] = []
     for index, msg in enumerate(req.messages):
-        if msg is None or msg.get("role") not in ("user", "assistant"):
+        if msg is None or msg.get("role") not in ("user", "assistant", "system", "developer"):
             continue
         if msg.get("tool_calls") or msg.get("function_call") is not None:
             continue
@@ -235,3 +223,24 @@ def check_empty_text(req: Request) -> list[Violation]:
             continue
         out += _empty_texts(req, index, msg)
     return out
+
+
+_NULL_ERROR = "Invalid value for 'content': expected a string, got null."
+
+
+def check_null_content(req: Request) -> list[Violation]:
+    """``null`` content outside assistant messages (OpenAI: ``expected a string, got null``)."""
+    return [
+        Violation(
+            index=index,
+            field="content",
+            code="null_content",
+            provider_error=_NULL_ERROR,
+            message=f"a {msg.get('role')} message with null content",
+        )
+        for index, msg in enumerate(req.messages)
+        if msg is not None
+        and msg.get("role") in ("user", "system", "developer", "tool", "function")
+        and "content" in msg
+        and msg["content"] is None
+    ]

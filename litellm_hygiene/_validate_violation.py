@@ -36,6 +36,8 @@ ViolationCode = Literal[
     "image_side_too_large",
     "images_total_too_large",
     "empty_text",
+    "null_content",
+    "image_unreadable",
 ]
 """Stable names of the rules a request can break."""
 
@@ -92,6 +94,14 @@ CODE_RULES: Final[dict[ViolationCode, str]] = {
     "empty_text": (
         "Policy.reject_empty_text: an empty or whitespace-only text in a user or "
         "assistant message (an assistant message with tool calls is exempt)."
+    ),
+    "image_unreadable": (
+        "An inline image that is valid base64 but not an image Pillow can read, or one "
+        "with too many pixels to decode safely."
+    ),
+    "null_content": (
+        "Every target: a user, system or tool message whose content is null "
+        "(only an assistant message may have null content)."
     ),
 }
 """The rule behind each code, and the Policy field that switches it on."""

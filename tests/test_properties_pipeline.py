@@ -86,3 +86,20 @@ def test_foreign_ids_are_valid_for_the_target(model: str, messages: list[dict[st
     for message in out:
         for call in message.get("tool_calls") or []:
             assert id_is_valid(_key(call), policy.tool_ids), call["id"]
+
+
+@pytest.mark.parametrize("model", TARGETS)
+@SETTINGS
+@given(messages=transcripts)
+def test_validator_clean_means_pipeline_changes_nothing(
+    model: str, messages: list[dict[str, Any]]
+) -> None:
+    # The hot path returns a request unchanged when the validator finds nothing; that is
+    # sound only if the full pipeline would not have changed it either.
+    from litellm_hygiene._sanitize import transform_all
+
+    target = resolve_target(model)
+    policy = policy_for(target)
+    if validate_for_target(messages, target, policy) == []:
+        full = transform_all(messages, target, policy=policy)
+        assert not full.report.changed, full.report.counts()

@@ -96,6 +96,21 @@ def png(width: int, height: int) -> bytes:
     return buffer.getvalue()
 
 
+def _png_header() -> bytes:
+    import io
+
+    from PIL import Image
+
+    buffer = io.BytesIO()
+    Image.new("RGB", (4, 4)).save(buffer, format="PNG")
+    return buffer.getvalue()
+
+
+PNG_HEADER = _png_header()
+"""A real small PNG: padded after it, the image is readable from its header and as
+large as the padding makes it."""
+
+
 def image(data: bytes | str, mime: str = "image/png") -> dict[str, Any]:
     payload = data if isinstance(data, str) else base64.b64encode(data).decode()
     return {"type": "image_url", "image_url": {"url": f"data:{mime};base64,{payload}"}}
@@ -806,7 +821,7 @@ def _images() -> list[Case]:
         Case(
             "anthropic_rejects_images_over_5_mb",
             ANTHROPIC,
-            [user([image(b"\0" * (5 * 1024 * 1024 * 3 // 4 + 3))])],
+            [user([image(PNG_HEADER + b"\0" * (-len(PNG_HEADER) + 5 * 1024 * 1024 * 3 // 4 + 3))])],
             "image_too_large",
             0,
             "messages.0.content.0.image.source.base64: image exceeds 5 MB maximum: 5242884 "
@@ -815,7 +830,7 @@ def _images() -> list[Case]:
         Case(
             "bedrock_rejects_images_over_3_75_mb",
             BEDROCK,
-            [user([image(b"\0" * 3_750_001)])],
+            [user([image(PNG_HEADER + b"\0" * (3_750_001 - len(PNG_HEADER)))])],
             "image_too_large",
             0,
             None,
@@ -1026,11 +1041,13 @@ def test_messages_not_a_list_is_a_request_violation() -> None:
 
 def test_total_image_bytes_is_a_request_violation() -> None:
     target = resolve_target(GEMINI)
-    policy = policy_for(target).model_copy(update={"max_total_image_bytes": 100})
-    messages = [user([image(b"\0" * 60), image(b"\0" * 60)])]
+    size = len(PNG_HEADER) + 60
+    policy = policy_for(target).model_copy(update={"max_total_image_bytes": 2 * size - 20})
+    messages = [user([image(PNG_HEADER + b"\0" * 60), image(PNG_HEADER + b"\0" * 60)])]
     found = validate_for_target(messages, target, policy)
     assert [(v.code, v.index) for v in found] == [("images_total_too_large", None)]
-    assert found[0].provider_error == "Request payload size exceeds the limit: 100 bytes."
+    limit = 2 * size - 20
+    assert found[0].provider_error == f"Request payload size exceeds the limit: {limit} bytes."
 
 
 @pytest.mark.filterwarnings("ignore:Item 'summary' on TypedDict:UserWarning")

@@ -306,8 +306,9 @@ def from_openai(messages: Sequence[Any], tools: Sequence[Any] | None = None) -> 
     system_prompt: str | None = None
     first = messages[0] if messages else None
     if isinstance(first, dict) and set(first) == {"role", "content"}:
-        if first["role"] == "system" and isinstance(first["content"], str):
-            system_prompt = first["content"]
+        content = first["content"]
+        if first["role"] == "system" and isinstance(content, str) and content.strip():
+            system_prompt = content
             decoded = decoded[1:]
     if tools is not None and not isinstance(tools, list | tuple):
         raise ConfigurationError(f"tools must be a list, got {type(tools).__name__}")

@@ -18,6 +18,7 @@ from ._json import copy_dict, copy_json
 
 __all__ = [
     "ABSENT",
+    "DATA_URL",
     "Role",
     "decode_content",
     "decode_thinking_entry",
@@ -28,7 +29,8 @@ __all__ = [
 
 Role = Literal["system", "user", "assistant", "tool_result"]
 
-_DATA_URL = re.compile(r"data:([\w.+-]+/[\w.+-]+);base64,(.*)", re.DOTALL)
+DATA_URL = re.compile(r"data:([\w.+-]+/[\w.+-]+);base64,(.*)", re.DOTALL)
+"""An inline image the converter splits into MIME type and base64 bytes."""
 _IMAGE_ROLES = frozenset({"user", "tool_result"})
 
 Block = TextContent | ImageContent | ThinkingContent | OpaqueContent
@@ -68,7 +70,7 @@ def _decode_image(part: dict[str, Any], index: int, where: str) -> ImageContent:
         )
     cache, lifted = _lift_cache_control(part)
     fields: dict[str, Any] = {"url": url}
-    match = _DATA_URL.fullmatch(url)
+    match = DATA_URL.fullmatch(url)
     if match is not None:
         fields = {"mime_type": match.group(1), "data": match.group(2)}
     return ImageContent(

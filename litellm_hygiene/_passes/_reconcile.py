@@ -47,14 +47,29 @@ class _Rewrite:
         self.changes.append(Change(step=STEP, kind=kind, index=self.index, detail=detail))
 
 
-def _thinking(block: ThinkingContent, foreign: bool, stripped: bool, out: _Rewrite) -> None:
+def _same_model_signature(
+    block: ThinkingContent, ctx: PassContext, out: _Rewrite
+) -> ThinkingContent:
+    """Drop a same-model thinking signature the target cannot decode (Google: base64)."""
+    if block.signature is None or _signature_ok(block.signature, False, ctx):
+        return block
+    out.note("thinking_signature_dropped", "not canonical base64")
+    return block.model_copy(update={"signature": None})
+
+
+def _thinking(
+    block: ThinkingContent, foreign: bool, stripped: bool, ctx: PassContext, out: _Rewrite
+) -> None:
+    if not (foreign or stripped):
+        block = _same_model_signature(block, ctx, out)
     if block.redacted:
-        if foreign or stripped:
+        if foreign or stripped or block.signature is None:
             out.note("redacted_thinking_dropped")
         else:
             out.blocks.append(block)
     elif not block.thinking.strip():
-        if foreign or stripped:
+        # Unsigned empty thinking carries nothing, whoever produced it.
+        if foreign or stripped or block.signature is None:
             out.note("empty_thinking_dropped")
         else:
             out.blocks.append(block)
@@ -123,7 +138,7 @@ def _rewrite_blocks(
     for block in message.content:
         if isinstance(block, ThinkingContent):
             stripped = _THINKING_FIELD.get(block.origin) in fields
-            _thinking(block, foreign, stripped, out)
+            _thinking(block, foreign, stripped, ctx, out)
         elif isinstance(block, ToolCall):
             _tool_call(block, foreign, strip_psf, ctx, out)
         elif isinstance(block, TextContent):
@@ -131,6 +146,21 @@ def _rewrite_blocks(
         elif isinstance(block, OpaqueContent):
             out.blocks.append(block)
     return out, fields
+
+
+def _base64_text_signatures(fields: dict[str, Any] | None) -> dict[str, Any] | None:
+    """Provider fields without non-base64 text signatures; ``None`` when none were there.
+
+    These are text signatures the converter could not line up with text blocks.
+    """
+    signatures = (fields or {}).get("thought_signatures")
+    if not isinstance(signatures, list):
+        return None
+    kept = [s for s in signatures if isinstance(s, str) and is_canonical_base64(s)]
+    if len(kept) == len(signatures):
+        return None
+    rest = {k: v for k, v in (fields or {}).items() if k != "thought_signatures"}
+    return {**rest, "thought_signatures": kept} if kept else rest
 
 
 def reconcile_turn(
@@ -147,6 +177,11 @@ def reconcile_turn(
     if "provider_specific_fields" in fields and message.provider_specific_fields is not None:
         update["provider_specific_fields"] = None
         out.note("response_field_removed", "provider_specific_fields")
+    elif ctx.policy.require_base64_thought_signatures:
+        cleaned = _base64_text_signatures(message.provider_specific_fields)
+        if cleaned is not None:
+            update["provider_specific_fields"] = cleaned
+            out.note("text_signature_dropped", "not canonical base64")
     dropped = [k for k in message.extra if k in fields]
     if dropped:
         update["extra"] = {k: v for k, v in message.extra.items() if k not in fields}
