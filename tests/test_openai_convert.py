@@ -499,6 +499,8 @@ def test_stamp_sets_provenance() -> None:
     )
 
 
+# LiteLLM's types emit this pydantic warning once, when their schema is first built.
+@pytest.mark.filterwarnings("ignore:Item .* is using the `ReadOnly` qualifier:UserWarning")
 def test_pydantic_message_objects_are_accepted() -> None:
     import litellm
 
