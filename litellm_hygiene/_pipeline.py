@@ -29,7 +29,6 @@ that needs nothing costs one scan per pass and no copies.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
 
 from pydantic import BaseModel, ConfigDict
 
@@ -95,14 +94,11 @@ class TransformResult(BaseModel):
 
 
 def run_passes(
-    messages: Messages,
-    ctx: PassContext,
-    source: TargetModel | None = None,
-    steps: Mapping[str, Pass] | None = None,
+    messages: Messages, ctx: PassContext, source: TargetModel | None = None
 ) -> PassResult:
-    """Run step 0 and then ``steps`` (default: :data:`PIPELINE`) in order."""
+    """Run step 0 and then the steps of :data:`PIPELINE`, in order."""
     current, changes = attribute_provenance(messages, ctx, source)
-    for _, step in (steps or dict(PIPELINE)).items():
+    for _, step in PIPELINE:
         current, made = step(current, ctx)
         changes.extend(made)
     return current, changes

@@ -10,7 +10,7 @@ from pydantic import BaseModel, ConfigDict
 from ._openai import from_openai, to_openai
 from ._pipeline import TransformReport, transform_messages
 from ._policy import Policy, policy_for
-from ._target import TargetModel, resolve_target
+from ._target import TargetModel, resolve_request
 from ._validate import validate_for_target
 
 __all__ = ["SanitizeResult", "sanitize_for_target", "sanitize_messages", "transform_all"]
@@ -100,8 +100,11 @@ def sanitize_messages(
     Raises:
         InvalidMessageError: A message cannot be read.
     """
-    target = resolve_target(
-        model, custom_llm_provider=custom_llm_provider, api_base=api_base, model_info=model_info
+    target, source = resolve_request(
+        model,
+        custom_llm_provider=custom_llm_provider,
+        api_base=api_base,
+        model_info=model_info,
+        source_model=source_model,
     )
-    source = resolve_target(source_model) if source_model else None
     return sanitize_for_target(messages, target, tools=tools, policy=policy, source=source)

@@ -18,7 +18,14 @@ from ._litellm_lookup import lookup_model_info, split_provider
 from ._messages import Api
 from ._providers import MISTRAL_MODEL, api_for
 
-__all__ = ["Capabilities", "Family", "TargetModel", "resolve_target", "same_model_id"]
+__all__ = [
+    "Capabilities",
+    "Family",
+    "TargetModel",
+    "resolve_request",
+    "resolve_target",
+    "same_model_id",
+]
 
 Family = Literal[
     "anthropic",
@@ -192,3 +199,18 @@ def resolve_target(
         family=_family(resolved_api, provider, bare_id),
         capabilities=caps,
     )
+
+
+def resolve_request(
+    model: str,
+    *,
+    custom_llm_provider: str | None = None,
+    api_base: str | None = None,
+    model_info: Mapping[str, Any] | None = None,
+    source_model: str | None = None,
+) -> tuple[TargetModel, TargetModel | None]:
+    """The target of a LiteLLM call and, when declared, the source model of its history."""
+    target = resolve_target(
+        model, custom_llm_provider=custom_llm_provider, api_base=api_base, model_info=model_info
+    )
+    return target, resolve_target(source_model) if source_model else None

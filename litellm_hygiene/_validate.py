@@ -33,7 +33,7 @@ from typing import Any
 from ._errors import InvalidMessageError
 from ._openai._decode import as_message_dict
 from ._policy import Policy, policy_for
-from ._target import TargetModel, resolve_target
+from ._target import TargetModel, resolve_request
 from ._validate_content import check_empty_text, check_images, check_null_content
 from ._validate_report import Request
 from ._validate_rules import check_pairing, check_tool_ids, check_turns
@@ -202,8 +202,11 @@ def validate_messages(
         The violations, ordered by message index; empty when the request is clean.
     """
     del tools  # reserved: see Args
-    target = resolve_target(
-        model, custom_llm_provider=custom_llm_provider, api_base=api_base, model_info=model_info
+    target, source = resolve_request(
+        model,
+        custom_llm_provider=custom_llm_provider,
+        api_base=api_base,
+        model_info=model_info,
+        source_model=source_model,
     )
-    source = resolve_target(source_model) if source_model else None
     return validate_for_target(messages, target, policy_for(target), source=source)

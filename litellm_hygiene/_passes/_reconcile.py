@@ -122,7 +122,7 @@ def _text(
 
 
 def _strip_set(message: AssistantMessage, ctx: PassContext) -> tuple[bool, frozenset[str]]:
-    foreign = not ctx.target.is_same_model(message.provider, message.api, message.model)
+    foreign = not ctx.replayable(message)
     fields = set(ctx.policy.strip_fields)
     if foreign:
         fields |= ctx.policy.strip_foreign_fields

@@ -49,10 +49,6 @@ def _merge_users(first: UserMessage, second: UserMessage) -> UserMessage:
     return first.model_copy(update=update)
 
 
-def _same(message: AssistantMessage, ctx: PassContext) -> bool:
-    return ctx.target.is_same_model(message.provider, message.api, message.model)
-
-
 def _merge_assistants(
     first: AssistantMessage, second: AssistantMessage, index: int, ctx: PassContext
 ) -> AssistantMessage:
@@ -61,7 +57,7 @@ def _merge_assistants(
     A same-model turn merged with a foreign one is foreign, and is reconciled as such:
     its signatures cannot be vouched for any more.
     """
-    if _same(first, ctx) != _same(second, ctx):
+    if ctx.replayable(first) != ctx.replayable(second):
         first, _ = reconcile_turn(_as_foreign(first), index, ctx)
         second, _ = reconcile_turn(_as_foreign(second), index, ctx)
     form = "string" if _plain_string(first) and _plain_string(second) else "list"
