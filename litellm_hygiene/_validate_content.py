@@ -181,10 +181,20 @@ def _blank(text: str) -> ErrorKind | None:
     return "blank_text" if not text.strip() else None
 
 
+_ASSISTANT_PAYLOAD = ("thinking_blocks", "reasoning_content", "reasoning_items")
+
+
+def _carries_nothing(msg: Msg) -> bool:
+    """A user message, or an assistant message without reasoning, that has no content."""
+    if msg.get("role") == "user":
+        return True
+    return msg.get("role") == "assistant" and not any(msg.get(k) for k in _ASSISTANT_PAYLOAD)
+
+
 def _empty_texts(req: Request, index: int, msg: Msg) -> list[Violation]:
     content = msg.get("content")
     found: list[tuple[str, ErrorKind | None, int]] = []
-    if content == [] or (content is None and msg.get("role") == "user"):
+    if content == [] or (content is None and _carries_nothing(msg)):
         found.append(("content", "empty_text", 0))
     if isinstance(content, str):
         found.append(("content", _blank(content), 0))

@@ -25,6 +25,7 @@ from litellm_hygiene._pipeline import transform_messages
 from litellm_hygiene._policy import POLICIES
 from litellm_hygiene._sanitize import sanitize_messages
 from litellm_hygiene._target import Capabilities, TargetModel, resolve_target
+from litellm_hygiene._validate import validate_messages
 
 CLAUDE = TargetModel(
     provider="anthropic", api="anthropic-messages", model_id="claude-sonnet-4-5", family="anthropic"
@@ -412,3 +413,30 @@ def test_sanitize_returns_input_values_when_nothing_changes() -> None:
     result = sanitize_messages(messages, "gpt-4o")
     assert result.messages == messages
     assert all(a is b for a, b in zip(result.messages, messages, strict=True))
+
+
+def test_assistant_with_only_thinking_and_an_empty_content_list_gets_null_content() -> None:
+    messages = [
+        {"role": "user", "content": "q"},
+        {"role": "assistant", "content": [], "reasoning_content": "0"},
+    ]
+    out = sanitize_messages(messages, "anthropic/claude-sonnet-4-5").messages
+    assert out[1]["content"] is None
+    assert validate_messages(out, "anthropic/claude-sonnet-4-5") == []
+
+
+def test_merged_thinking_only_assistant_turns_get_null_content() -> None:
+    messages = [
+        {"role": "user", "content": "q"},
+        {"role": "assistant", "content": "", "reasoning_content": "a"},
+        {
+            "role": "assistant",
+            "content": None,
+            "thinking_blocks": [{"type": "thinking", "thinking": "b"}],
+        },
+    ]
+    model = "bedrock/converse/us.anthropic.claude-3-7-sonnet-20250219-v1:0"
+    out = sanitize_messages(messages, model).messages
+    assert [m["role"] for m in out] == ["user", "assistant"]
+    assert out[1]["content"] is None
+    assert validate_messages(out, model) == []

@@ -18,7 +18,7 @@ from .._content import OpaqueContent, TextContent
 from .._messages import AssistantMessage, Message, ToolResultMessage
 from ._base import Change, Messages, PassContext, PassResult
 
-__all__ = ["drop_empty_content", "normalize_input"]
+__all__ = ["drop_empty_content", "has_content_parts", "normalize_input"]
 
 
 def _is_empty_text(block: object, keep_signed: bool = False) -> bool:
@@ -30,6 +30,11 @@ def _is_empty_text(block: object, keep_signed: bool = False) -> bool:
     if not isinstance(block, TextContent) or block.text.strip():
         return False
     return not (keep_signed and block.text_signature is not None)
+
+
+def has_content_parts(blocks: tuple[Any, ...]) -> bool:
+    """Whether any block travels in ``content`` (an assistant without any has null)."""
+    return any(isinstance(b, TextContent | OpaqueContent) for b in blocks)
 
 
 def normalize_input(messages: Messages, ctx: PassContext) -> PassResult:
@@ -59,19 +64,20 @@ def _kept_blocks(content: tuple[Any, ...], keep_signed: bool) -> list[Any]:
 def _without_empty_text(message: Message, keep_signed: bool) -> Message | None:
     """The message without empty text blocks; ``None`` when nothing is left.
 
-    An assistant turn left with only thinking and tool calls gets ``null`` content: a
-    string form would write the removed empty string right back.
+    An assistant turn with only thinking and tool calls left gets ``null`` content,
+    whether its empty list came in that way or its text was removed: an empty string or
+    list would be sent as an empty content block, which these targets reject.
     """
     kept = tuple(_kept_blocks(message.content, keep_signed))
     if not kept:
         return None
-    if len(kept) == len(message.content):
-        return message
-    update: dict[str, Any] = {"content": kept}
-    has_parts = any(isinstance(b, TextContent | OpaqueContent) for b in kept)
-    if isinstance(message, AssistantMessage) and not has_parts:
-        update["content_form"] = "null"
-    return message.model_copy(update=update)
+    update: dict[str, Any] = {}
+    if len(kept) != len(message.content):
+        update["content"] = kept
+    if isinstance(message, AssistantMessage) and not has_content_parts(kept):
+        if message.content_form in ("string", "list"):
+            update["content_form"] = "null"
+    return message.model_copy(update=update) if update else message
 
 
 def drop_empty_content(messages: Messages, ctx: PassContext) -> PassResult:

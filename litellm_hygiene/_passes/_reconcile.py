@@ -68,8 +68,10 @@ def _thinking(
         else:
             out.blocks.append(block)
     elif not block.thinking.strip():
-        # Unsigned empty thinking carries nothing, whoever produced it.
-        if foreign or stripped or block.signature is None:
+        # Unsigned empty thinking carries nothing; where empty content is rejected it
+        # would leave an empty turn, so it goes whoever produced it.
+        unsigned = block.signature is None and ctx.policy.reject_empty_text
+        if foreign or stripped or unsigned:
             out.note("empty_thinking_dropped")
         else:
             out.blocks.append(block)
@@ -106,7 +108,29 @@ def _tool_call(
         update["function_extra"] = {k: v for k, v in call.function_extra.items() if k != psf}
         update["signature_sites"] = sites
         out.note("response_field_removed", "tool call provider_specific_fields")
+    elif ctx.policy.require_base64_thought_signatures:
+        for key in ("extra", "function_extra"):
+            cleaned = _without_bad_signature(getattr(call, key))
+            if cleaned is not None:
+                update[key] = cleaned
+                out.note("tool_call_signature_dropped", "not canonical base64")
     out.blocks.append(call.model_copy(update=update) if update else call)
+
+
+def _without_bad_signature(fields: dict[str, Any]) -> dict[str, Any] | None:
+    """``fields`` without a non-base64 signature left in its provider fields.
+
+    Such a signature was not lifted (it disagreed with another site), so the checks on
+    ``ToolCall.thought_signature`` never saw it. ``None`` when there is none.
+    """
+    psf = fields.get("provider_specific_fields")
+    signature = psf.get("thought_signature") if isinstance(psf, dict) else None
+    if not isinstance(psf, dict) or not isinstance(signature, str):
+        return None
+    if is_canonical_base64(signature):
+        return None
+    rest = {k: v for k, v in psf.items() if k != "thought_signature"}
+    return {**fields, "provider_specific_fields": rest}
 
 
 def _text(

@@ -19,6 +19,7 @@ from .._content import TextContent
 from .._messages import AssistantMessage, Message, SystemMessage, UserMessage
 from .._openai._parts import is_plain_text
 from ._base import Change, Messages, PassContext, PassResult
+from ._normalize import has_content_parts
 from ._reconcile import reconcile_turn
 
 __all__ = ["LEADING_USER_TEXT", "validate_turn_order"]
@@ -60,8 +61,11 @@ def _merge_assistants(
     if ctx.replayable(first) != ctx.replayable(second):
         first, _ = reconcile_turn(_as_foreign(first), index, ctx)
         second, _ = reconcile_turn(_as_foreign(second), index, ctx)
-    form = "string" if _plain_string(first) and _plain_string(second) else "list"
     content = first.content + second.content
+    if _plain_string(first) and _plain_string(second):
+        form = "string"
+    else:
+        form = "list" if has_content_parts(content) else "null"
     if form == "string":
         text = "".join(b.text for b in content if isinstance(b, TextContent))
         content = (TextContent(text=text),)
