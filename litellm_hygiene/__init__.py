@@ -1,10 +1,21 @@
 """litellm_hygiene: make switching LLM models mid-conversation just work.
 
 The public API is declared here once; every implementation module is private.
+``proxy_handler`` (for ``litellm_settings: callbacks: litellm_hygiene.proxy_handler``)
+is built on first access, from the proxy config LiteLLM has loaded by then.
 """
+
+import logging
+from typing import Any
 
 from ._content import ImageContent, OpaqueContent, TextContent, ThinkingContent, ToolCall
 from ._errors import ConfigurationError, HygieneError, InvalidMessageError
+from ._integration._callback import HygieneCallback
+from ._integration._options import HygieneOptions
+from ._integration._redis_store import RedisStore
+from ._integration._report import HIDDEN_PARAMS_KEY, CallReport
+from ._integration._sdk import HygieneRouter, acompletion, completion
+from ._integration._store import MemoryStore, Provenance, ProvenanceStore, TieredStore
 from ._messages import (
     AssistantMessage,
     Context,
@@ -39,29 +50,39 @@ from ._validate import validate_for_target, validate_messages
 from ._validate_violation import Violation, ViolationCode
 
 __all__ = [
+    "HIDDEN_PARAMS_KEY",
     "POLICIES",
     "STAMP_KEY",
     "AssistantMessage",
+    "CallReport",
     "Capabilities",
     "Change",
     "ConfigurationError",
     "Context",
     "Diagnostic",
+    "HygieneCallback",
     "HygieneError",
+    "HygieneOptions",
+    "HygieneRouter",
     "IdRule",
     "ImageContent",
     "InvalidMessageError",
+    "MemoryStore",
     "OpaqueContent",
     "Overflow",
     "OverflowKind",
     "OverflowPrediction",
     "OverflowSource",
     "Policy",
+    "Provenance",
+    "ProvenanceStore",
+    "RedisStore",
     "SanitizeResult",
     "SystemMessage",
     "TargetModel",
     "TextContent",
     "ThinkingContent",
+    "TieredStore",
     "ToolCall",
     "ToolDefinition",
     "ToolResultMessage",
@@ -72,7 +93,9 @@ __all__ = [
     "UserMessage",
     "Violation",
     "ViolationCode",
+    "acompletion",
     "assistant_from_response",
+    "completion",
     "context_from_json",
     "context_to_json",
     "detect_overflow",
@@ -81,6 +104,7 @@ __all__ = [
     "lookup_context_window",
     "policy_for",
     "predict_overflow",
+    "proxy_handler",
     "resolve_target",
     "sanitize_messages",
     "to_openai",
@@ -89,3 +113,16 @@ __all__ = [
     "validate_for_target",
     "validate_messages",
 ]
+
+# A library logs, the application decides where: without logging configured, nothing
+# is printed (hygiene's warnings carry only error types and counts).
+logging.getLogger(__name__).addHandler(logging.NullHandler())
+
+
+def __getattr__(name: str) -> Any:
+    """Build ``proxy_handler`` lazily, once the proxy has loaded its config."""
+    if name == "proxy_handler":
+        from ._integration._proxy import proxy_handler
+
+        return proxy_handler()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

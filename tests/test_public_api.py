@@ -18,6 +18,19 @@ def test_all_is_sorted_and_importable() -> None:
 
 def test_public_names_are_pinned() -> None:
     expected = {
+        "HIDDEN_PARAMS_KEY",
+        "CallReport",
+        "HygieneCallback",
+        "HygieneOptions",
+        "HygieneRouter",
+        "MemoryStore",
+        "Provenance",
+        "ProvenanceStore",
+        "RedisStore",
+        "TieredStore",
+        "acompletion",
+        "completion",
+        "proxy_handler",
         "AssistantMessage",
         "ConfigurationError",
         "Context",

@@ -1,0 +1,169 @@
+"""Fingerprints of an assistant response, the keys of the provenance store.
+
+Clients that rebuild messages from their own schema drop litellm_hygiene's stamp, so the
+integration records each response's provenance under keys that *do* survive the round
+trip: the opaque tokens a provider minted for that one response (tool-call ids, thinking
+signatures, Gemini thought signatures, Responses reasoning items) and, as the weakest
+key, a hash of the text. A later request's unstamped assistant message is looked up by
+the same keys, strongest first.
+
+A key is ``<kind>:<first 32 hex digits of SHA-256>``: 128 bits, so distinct tokens never
+collide in practice, while the key stays short enough for thousands of entries in
+memory or Redis. The raw tokens never reach the store, so neither a memory dump nor a
+shared Redis holds a provider's signatures or the conversation's text.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterator
+from typing import Any
+
+from .._openai._tools import split_id
+
+__all__ = ["fingerprints"]
+
+_HEX_DIGITS = 32
+_PSF = "provider_specific_fields"
+
+
+def _key(kind: str, value: str) -> str:
+    digest = hashlib.sha256(value.encode("utf-8", "surrogatepass")).hexdigest()
+    return f"{kind}:{digest[:_HEX_DIGITS]}"
+
+
+def _as_dict(message: Any) -> dict[str, Any] | None:
+    """The message as a dict; ``None`` when it cannot be read without raising."""
+    if isinstance(message, dict):
+        return message
+    dump = getattr(message, "model_dump", None)
+    if not callable(dump):
+        return None
+    try:
+        # warnings=False: a loosely typed LiteLLM field must not log on every response.
+        dumped = dump(warnings=False)
+    except Exception:  # a foreign object's serializer: any failure means "unreadable"
+        return None
+    return dumped if isinstance(dumped, dict) else None
+
+
+def _dicts(value: Any) -> Iterator[dict[str, Any]]:
+    if isinstance(value, list | tuple):
+        yield from (item for item in value if isinstance(item, dict))
+
+
+def _text(value: Any) -> str | None:
+    return value if isinstance(value, str) and value else None
+
+
+def _tool_call_ids(msg: dict[str, Any]) -> Iterator[str]:
+    """Each tool-call id, and for LiteLLM's Gemini ids also the id without its signature.
+
+    A client may keep the full ``call_<hex>__thought__<sig>`` id or only the part a
+    strict schema lets through; either must find the response.
+    """
+    for call in _dicts(msg.get("tool_calls")):
+        raw = _text(call.get("id"))
+        if raw is not None:
+            yield raw
+            head, signature = split_id(raw)
+            if signature is not None:
+                yield head
+
+
+def _thinking_signatures(msg: dict[str, Any]) -> Iterator[str]:
+    for block in _dicts(msg.get("thinking_blocks")):
+        token = _text(block.get("signature")) or _text(block.get("data"))
+        if token is not None:
+            yield token
+
+
+def _psf_signatures(psf: Any) -> Iterator[str]:
+    if not isinstance(psf, dict):
+        return
+    single = _text(psf.get("thought_signature"))
+    if single is not None:
+        yield single
+    many = psf.get("thought_signatures")
+    if isinstance(many, list | tuple):
+        yield from (s for s in many if isinstance(s, str) and s)
+
+
+def _thought_signatures(msg: dict[str, Any]) -> Iterator[str]:
+    """Gemini's signatures on the message and on each tool call (or its function)."""
+    yield from _psf_signatures(msg.get(_PSF))
+    for call in _dicts(msg.get("tool_calls")):
+        yield from _psf_signatures(call.get(_PSF))
+        function = call.get("function")
+        if isinstance(function, dict):
+            yield from _psf_signatures(function.get(_PSF))
+
+
+def _reasoning_items(msg: dict[str, Any]) -> Iterator[tuple[str, str]]:
+    for item in _dicts(msg.get("reasoning_items")):
+        encrypted = _text(item.get("encrypted_content"))
+        if encrypted is not None:
+            yield "sig", encrypted
+        item_id = _text(item.get("id"))
+        if item_id is not None:
+            yield "ri", item_id
+
+
+def _content_text(content: Any) -> str | None:
+    """The text of ``content``, the same for a string and for a list of text parts.
+
+    Outer whitespace is ignored because chat UIs commonly trim what they store.
+    """
+    if isinstance(content, str):
+        text = content
+    elif isinstance(content, list | tuple):
+        text = "".join(
+            part["text"]
+            for part in _dicts(content)
+            if part.get("type") == "text" and isinstance(part.get("text"), str)
+        )
+    else:
+        return None
+    return text.strip() or None
+
+
+def _candidates(msg: dict[str, Any]) -> Iterator[tuple[str, str]]:
+    yield from (("tc", token) for token in _tool_call_ids(msg))
+    yield from (("sig", token) for token in _thinking_signatures(msg))
+    yield from (("sig", token) for token in _thought_signatures(msg))
+    yield from _reasoning_items(msg)
+    text = _content_text(msg.get("content"))
+    if text is not None:
+        yield "tx", text
+
+
+def fingerprints(message: Any) -> tuple[str, ...]:
+    """Short, stable store keys for an assistant message, strongest first.
+
+    The order is the lookup priority: tool-call ids (for LiteLLM's Gemini ids both the
+    whole id and the id before ``__thought__``), thinking-block signatures (``data`` of
+    redacted blocks), Gemini thought signatures from ``provider_specific_fields``,
+    Responses ``reasoning_items`` (encrypted content, then id), and last a hash of the
+    text content. Provider-minted tokens come first because they are unique to one
+    response; the text hash is the fallback for plain answers and may be shared by two
+    models that happened to answer alike ("OK.").
+
+    The keys depend only on values, never on how the message is held: LiteLLM's
+    ``Message``, its ``model_dump()``, and the dict the OpenAI SDK rebuilds (with
+    ``refusal``, ``annotations`` and ``None`` fields added) give the same keys, and a
+    string content equals the same text as a list of text parts. A client that drops
+    some fields yields a subset, which still finds the response.
+
+    Args:
+        message: An OpenAI-shaped message: a dict or a pydantic object such as
+            LiteLLM's ``Message``. Anything else is accepted and yields ``()``.
+
+    Returns:
+        The keys without duplicates; ``()`` for a non-assistant or unreadable message,
+        or one with nothing to fingerprint. Never raises; linear in the message size.
+    """
+    msg = _as_dict(message)
+    if msg is None or msg.get("role") != "assistant":
+        return ()
+    keys = (_key(kind, value) for kind, value in _candidates(msg))
+    return tuple(dict.fromkeys(keys))

@@ -1,0 +1,133 @@
+"""What hygiene did for one call, as SDK users, proxy clients and logs see it.
+
+One :class:`CallReport` per LiteLLM call id: the request side fills in the target and
+the changes, the response side the overflow. It goes on the response's hidden params
+(``response._hidden_params["litellm_hygiene"]``) and becomes proxy response headers.
+Nothing here ever holds message content, keys or signatures.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from typing import Any
+
+from .._overflow import Overflow
+
+__all__ = ["HIDDEN_PARAMS_KEY", "CallReport", "ReportBook", "headers_for"]
+
+HIDDEN_PARAMS_KEY = "litellm_hygiene"
+"""Key of the report in a LiteLLM response's ``_hidden_params``."""
+
+
+@dataclass
+class CallReport:
+    """Hygiene's record of one call.
+
+    Attributes:
+        target: The deployment the request was transformed for (``provider/model``).
+        changes: Number of changes per kind.
+        restored: Assistant turns whose provenance came from the provenance store.
+        overflow: The context-window overflow seen on the response or the error.
+        error: The type name of an internal hygiene error that let the request through
+            unchanged (fail-open), if any.
+    """
+
+    target: str | None = None
+    changes: dict[str, int] = field(default_factory=dict)
+    restored: int = 0
+    overflow: Overflow | None = None
+    error: str | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        """The report as plain JSON-able data."""
+        return {
+            "target": self.target,
+            "changes": dict(self.changes),
+            "restored": self.restored,
+            "overflow": None if self.overflow is None else self.overflow.model_dump(),
+            "error": self.error,
+        }
+
+
+class ReportBook:
+    """Reports of calls in flight, keyed by LiteLLM's call id, bounded in memory.
+
+    The request hook and the response (or failure) hooks of one call meet here: LiteLLM
+    gives them the same ``litellm_call_id``. A call whose response never comes is
+    forgotten once ``max_entries`` newer calls have started.
+    """
+
+    def __init__(self, max_entries: int = 10_000) -> None:
+        self._max = max_entries
+        self._reports: OrderedDict[str, CallReport] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def open(self, call_id: str | None) -> CallReport:
+        """A fresh report for ``call_id`` (replacing an earlier attempt's)."""
+        report = CallReport()
+        if call_id is None:
+            return report
+        with self._lock:
+            self._reports[call_id] = report
+            self._reports.move_to_end(call_id)
+            while len(self._reports) > self._max:
+                self._reports.popitem(last=False)
+        return report
+
+    def get(self, call_id: str | None) -> CallReport | None:
+        """The report of ``call_id``, if it is still known."""
+        if call_id is None:
+            return None
+        with self._lock:
+            return self._reports.get(call_id)
+
+    def get_or_open(self, call_id: str | None) -> CallReport:
+        """The report of ``call_id``, opening one when there is none."""
+        return self.get(call_id) or self.open(call_id)
+
+    def pop(self, call_id: str | None) -> CallReport | None:
+        """Forget and return the report of ``call_id``."""
+        if call_id is None:
+            return None
+        with self._lock:
+            return self._reports.pop(call_id, None)
+
+    def __len__(self) -> int:
+        return len(self._reports)
+
+
+def headers_for(report: CallReport, prefix: str) -> dict[str, str]:
+    """Proxy response headers for ``report`` (ASCII only, no content).
+
+    ``<prefix>-changes`` lists ``kind=count`` pairs (``none`` when nothing changed);
+    ``<prefix>-overflow`` is present only when an overflow was seen; ``<prefix>-error``
+    only when hygiene failed open.
+    """
+    headers = {
+        f"{prefix}-changes": ", ".join(f"{k}={v}" for k, v in sorted(report.changes.items()))
+        or "none",
+    }
+    if report.target:
+        headers[f"{prefix}-target"] = _ascii(report.target)
+    if report.restored:
+        headers[f"{prefix}-restored"] = str(report.restored)
+    if report.overflow is not None:
+        headers[f"{prefix}-overflow"] = _overflow_header(report.overflow)
+    if report.error:
+        headers[f"{prefix}-error"] = _ascii(report.error)
+    return headers
+
+
+def _overflow_header(overflow: Overflow) -> str:
+    parts = [f"kind={overflow.kind}", f"signal={overflow.signal}"]
+    if overflow.input_tokens is not None:
+        parts.append(f"input_tokens={overflow.input_tokens}")
+    if overflow.context_window is not None:
+        parts.append(f"context_window={overflow.context_window}")
+    return _ascii("; ".join(parts))
+
+
+def _ascii(text: str) -> str:
+    return text.encode("ascii", "replace").decode("ascii").replace("\n", " ")[:200]

@@ -1,0 +1,158 @@
+"""The request side of the integration: from a deployment call's kwargs to new messages.
+
+Pure apart from the provenance store lookups: the target is resolved from what LiteLLM
+knows at the deployment (the model string, ``custom_llm_provider``, ``api_base``, the
+deployment's ``model_info``), stamps lost by clients are restored from the store, and the
+transcript goes through :func:`~litellm_hygiene._sanitize.sanitize_for_target`, whose
+validator shortcut returns the caller's list untouched when nothing needs to change.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from .._openai import STAMP_KEY
+from .._openai._decode import as_message_dict
+from .._policy import Policy, policy_for
+from .._sanitize import sanitize_for_target
+from .._target import TargetModel, resolve_target
+from ._fingerprint import fingerprints
+from ._options import HygieneOptions
+from ._store import Provenance, ProvenanceStore
+
+__all__ = ["Prepared", "prepare_request", "prepare_request_sync", "target_of"]
+
+
+@dataclass(frozen=True)
+class Prepared:
+    """What hygiene decided for one deployment call.
+
+    Attributes:
+        target: The resolved deployment.
+        messages: The messages to send: the caller's own list when nothing changed.
+        changes: Count of changes per kind (no content).
+        restored: Assistant turns whose provenance came from the store.
+    """
+
+    target: TargetModel
+    messages: Sequence[Any]
+    changes: dict[str, int] = field(default_factory=dict)
+    restored: int = 0
+
+    @property
+    def changed(self) -> bool:
+        """Whether the request sent differs from the caller's."""
+        return bool(self.changes)
+
+
+def target_of(kwargs: Mapping[str, Any]) -> TargetModel:
+    """The deployment a LiteLLM call goes to, from the call's own kwargs."""
+    model_info = kwargs.get("model_info")
+    return resolve_target(
+        str(kwargs.get("model") or ""),
+        custom_llm_provider=_str_or_none(kwargs.get("custom_llm_provider")),
+        api_base=_str_or_none(kwargs.get("api_base")),
+        model_info=model_info if isinstance(model_info, Mapping) else None,
+    )
+
+
+async def prepare_request(
+    kwargs: Mapping[str, Any], options: HygieneOptions, store: ProvenanceStore | None
+) -> Prepared:
+    """Transform a call's messages for its deployment, restoring stamps from ``store``."""
+    messages: Sequence[Any] = kwargs["messages"]
+    target = target_of(kwargs)
+    wanted = _unstamped_assistants(messages) if store is not None else []
+    found: list[Provenance | None] = []
+    if store is not None and wanted:
+        found = list(await asyncio.gather(*(store.aget(keys) for _, keys in wanted)))
+    return _finish(kwargs, messages, target, options, wanted, found)
+
+
+def prepare_request_sync(
+    kwargs: Mapping[str, Any], options: HygieneOptions, store: ProvenanceStore | None
+) -> Prepared:
+    """:func:`prepare_request` for the sync wrappers."""
+    messages: Sequence[Any] = kwargs["messages"]
+    target = target_of(kwargs)
+    wanted = _unstamped_assistants(messages) if store is not None else []
+    found = [store.get(keys) for _, keys in wanted] if store is not None else []
+    return _finish(kwargs, messages, target, options, wanted, found)
+
+
+def _finish(
+    kwargs: Mapping[str, Any],
+    messages: Sequence[Any],
+    target: TargetModel,
+    options: HygieneOptions,
+    wanted: list[tuple[int, tuple[str, ...]]],
+    found: Sequence[Provenance | None],
+) -> Prepared:
+    stamped, restored = _with_stamps(messages, wanted, found)
+    tools = kwargs.get("tools")
+    result = sanitize_for_target(
+        stamped,
+        target,
+        tools=tools if isinstance(tools, list) else None,
+        policy=_policy(target, options),
+    )
+    changes = _count(result.report.changes)
+    if not changes and not restored:
+        return Prepared(target=target, messages=messages)
+    return Prepared(target=target, messages=result.messages, changes=changes, restored=restored)
+
+
+def _count(changes: Sequence[Any]) -> dict[str, int]:
+    """Changes per kind, leaving out provenance attribution (it changes nothing sent)."""
+    counts: dict[str, int] = {}
+    for change in changes:
+        if change.step == "attribute_provenance":
+            continue
+        counts[change.kind] = counts.get(change.kind, 0) + 1
+    return counts
+
+
+def _policy(target: TargetModel, options: HygieneOptions) -> Policy:
+    policy = policy_for(target)
+    if options.unknown_provenance is None:
+        return policy
+    return policy.model_copy(update={"unknown_provenance": options.unknown_provenance})
+
+
+def _unstamped_assistants(messages: Sequence[Any]) -> list[tuple[int, tuple[str, ...]]]:
+    """Assistant turns without a stamp, with the fingerprints to look them up by."""
+    wanted: list[tuple[int, tuple[str, ...]]] = []
+    for index, message in enumerate(messages):
+        if isinstance(message, Mapping):
+            if message.get("role") != "assistant" or STAMP_KEY in message:
+                continue
+        elif getattr(message, "role", None) != "assistant" or getattr(message, STAMP_KEY, None):
+            continue
+        keys = fingerprints(message)
+        if keys:
+            wanted.append((index, keys))
+    return wanted
+
+
+def _with_stamps(
+    messages: Sequence[Any],
+    wanted: list[tuple[int, tuple[str, ...]]],
+    found: Sequence[Provenance | None],
+) -> tuple[Sequence[Any], int]:
+    """A new list with the restored stamps on shallow copies; the input when none."""
+    hits = [
+        (index, prov) for (index, _), prov in zip(wanted, found, strict=True) if prov is not None
+    ]
+    if not hits:
+        return messages, 0
+    stamped = list(messages)
+    for index, prov in hits:
+        stamped[index] = {**as_message_dict(messages[index], index), STAMP_KEY: prov.as_stamp()}
+    return stamped, len(hits)
+
+
+def _str_or_none(value: Any) -> str | None:
+    return value if isinstance(value, str) and value else None

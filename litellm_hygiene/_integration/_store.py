@@ -1,0 +1,307 @@
+"""The provenance store: which provider, API and model produced an assistant message.
+
+The integration stamps every response it sees, but clients that drop unknown fields
+lose the stamp. So it also records the stamp here under the response's fingerprints
+(:func:`~._fingerprint.fingerprints`), and recovers it when a later request carries the
+message back unstamped.
+
+Two stores, one protocol: :class:`MemoryStore` is a bounded LRU inside one process;
+a Redis store (``_redis_store``) is shared between proxy instances, so a conversation
+whose turns land on different instances still finds its provenance. :class:`TieredStore`
+puts the two together and keeps a failing Redis from ever failing or slowing a request.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol, get_args, runtime_checkable
+
+from .._errors import ConfigurationError
+from .._messages import Api
+
+__all__ = ["MemoryStore", "Provenance", "ProvenanceStore", "StoreStats", "TieredStore"]
+
+logger = logging.getLogger("litellm_hygiene")
+
+_FIELDS = ("provider", "api", "model")
+_APIS = frozenset(get_args(Api))
+
+
+@dataclass(frozen=True, slots=True)
+class Provenance:
+    """Who produced an assistant message: the contents of litellm_hygiene's stamp.
+
+    Attributes:
+        provider: LiteLLM's provider name (``"anthropic"``, ``"gemini"``).
+        api: The wire protocol (an ``Api`` value); signatures are valid only within one.
+        model: The model name the response came from.
+    """
+
+    provider: str | None
+    api: str | None
+    model: str | None
+
+    def as_stamp(self) -> dict[str, str | None]:
+        """The stamp written under ``STAMP_KEY`` on an assistant message."""
+        return {"provider": self.provider, "api": self.api, "model": self.model}
+
+    @classmethod
+    def from_stamp(cls, stamp: Any) -> Provenance | None:
+        """Read a stamp (or a stored value); ``None`` unless it is well-formed.
+
+        A stamp has only the keys ``provider``, ``api`` and ``model``, each a string or
+        ``None``, at least one of them set, and ``api`` one of the known protocols, as
+        the decoder demands of a stamp: anything else is not ours to trust.
+        """
+        if not isinstance(stamp, Mapping) or not set(stamp) <= set(_FIELDS):
+            return None
+        provider, api, model = (stamp.get(name) for name in _FIELDS)
+        values = (provider, api, model)
+        if not all(v is None or isinstance(v, str) for v in values) or values == (None,) * 3:
+            return None
+        if api is not None and api not in _APIS:
+            return None
+        return cls(provider, api, model)
+
+
+@runtime_checkable
+class ProvenanceStore(Protocol):
+    """Where provenance is recorded under fingerprints and looked up again.
+
+    Async methods serve LiteLLM's async hooks; the sync twins serve the sync SDK
+    wrappers, which run outside any event loop.
+    """
+
+    async def aget(self, keys: Sequence[str]) -> Provenance | None:
+        """The provenance of the first key (in ``keys`` order) that is stored."""
+        ...
+
+    async def aput(self, keys: Sequence[str], provenance: Provenance) -> None:
+        """Record ``provenance`` under every key."""
+        ...
+
+    def get(self, keys: Sequence[str]) -> Provenance | None:
+        """Sync twin of :meth:`aget`."""
+        ...
+
+    def put(self, keys: Sequence[str], provenance: Provenance) -> None:
+        """Sync twin of :meth:`aput`."""
+        ...
+
+
+class MemoryStore:
+    """A bounded, expiring LRU map from fingerprint to provenance, in this process.
+
+    Bounded so a long-running proxy cannot grow without limit; entries expire so a
+    restarted deployment with different models does not trust very old records. A lock
+    makes it safe from the event loop and from worker threads alike; every operation is
+    O(1) per key and never awaits, so holding the lock never blocks the loop for long.
+    """
+
+    def __init__(
+        self,
+        max_entries: int = 10_000,
+        ttl_seconds: float | None = 7 * 24 * 3600,
+        *,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        """Create an empty store.
+
+        Args:
+            max_entries: Keys kept at most; the least recently used are evicted first.
+            ttl_seconds: Lifetime of an entry, or ``None`` for no expiry.
+            clock: Monotonic seconds; injectable so tests need not sleep.
+
+        Raises:
+            ConfigurationError: ``max_entries`` is below 1.
+        """
+        if max_entries < 1:
+            raise ConfigurationError("max_entries must be at least 1")
+        self._max = max_entries
+        self._ttl = ttl_seconds
+        self._clock = clock
+        self._lock = threading.Lock()
+        self._entries: OrderedDict[str, tuple[float, Provenance]] = OrderedDict()
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def get(self, keys: Sequence[str]) -> Provenance | None:
+        """The provenance of the first stored, unexpired key; refreshes its recency."""
+        now = self._clock()
+        with self._lock:
+            for key in keys:
+                entry = self._entries.get(key)
+                if entry is None:
+                    continue
+                if entry[0] <= now:
+                    del self._entries[key]
+                    continue
+                self._entries.move_to_end(key)
+                return entry[1]
+        return None
+
+    def put(self, keys: Sequence[str], provenance: Provenance) -> None:
+        """Record ``provenance`` under every key, evicting the least recently used."""
+        expires = float("inf") if self._ttl is None else self._clock() + self._ttl
+        with self._lock:
+            for key in keys:
+                self._entries[key] = (expires, provenance)
+                self._entries.move_to_end(key)
+            while len(self._entries) > self._max:
+                self._entries.popitem(last=False)
+
+    async def aget(self, keys: Sequence[str]) -> Provenance | None:
+        """Async twin of :meth:`get` (no I/O, so it simply calls it)."""
+        return self.get(keys)
+
+    async def aput(self, keys: Sequence[str], provenance: Provenance) -> None:
+        """Async twin of :meth:`put`."""
+        self.put(keys, provenance)
+
+
+@dataclass
+class StoreStats:
+    """Counters of a :class:`TieredStore`, for metrics and for tests.
+
+    Attributes:
+        local_hits: Lookups answered by the in-process store.
+        shared_hits: Lookups answered by the shared store (and copied into the local one).
+        misses: Lookups neither store could answer.
+        shared_errors: Shared-store calls that failed (each opens the circuit breaker).
+        shared_skips: Shared-store calls skipped because the breaker was open.
+    """
+
+    local_hits: int = 0
+    shared_hits: int = 0
+    misses: int = 0
+    shared_errors: int = 0
+    shared_skips: int = 0
+
+
+class TieredStore:
+    """An in-process store in front of an optional shared one (Redis).
+
+    Writes go to both; reads try the local store first and copy a shared hit into it,
+    so a conversation pinned to one instance never waits for Redis twice. A shared
+    failure never raises: it is logged (the exception type only; messages can carry
+    hosts or passwords), counted in :attr:`stats`, and opens a circuit breaker that
+    skips the shared store for ``retry_after`` seconds, so a dead Redis costs one
+    timeout per period instead of one per request. After that it is tried again.
+    """
+
+    def __init__(
+        self,
+        local: MemoryStore,
+        shared: ProvenanceStore | None = None,
+        *,
+        retry_after: float = 30.0,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        """Combine a local store with an optional shared one.
+
+        Args:
+            local: The in-process store, always consulted first.
+            shared: The store shared between instances (a ``RedisStore``), if any.
+            retry_after: Seconds the shared store is skipped after a failure.
+            clock: Monotonic seconds; injectable so tests need not sleep.
+        """
+        self.local = local
+        self.shared = shared
+        self.retry_after = retry_after
+        self.stats = StoreStats()
+        self._clock = clock
+        self._lock = threading.Lock()
+        self._open_until = float("-inf")
+
+    def _shared_usable(self) -> bool:
+        if self.shared is None:
+            return False
+        with self._lock:
+            if self._clock() < self._open_until:
+                self.stats.shared_skips += 1
+                return False
+        return True
+
+    def _shared_failed(self, err: Exception) -> None:
+        with self._lock:
+            self.stats.shared_errors += 1
+            self._open_until = self._clock() + self.retry_after
+        logger.warning(
+            "litellm_hygiene: provenance shared store failed (%s); skipping it for %g s",
+            type(err).__name__,
+            self.retry_after,
+        )
+
+    def _count(self, field: str) -> None:
+        with self._lock:
+            setattr(self.stats, field, getattr(self.stats, field) + 1)
+
+    def _found(self, keys: Sequence[str], provenance: Provenance | None) -> Provenance | None:
+        if provenance is None:
+            self._count("misses")
+            return None
+        self._count("shared_hits")
+        self.local.put(keys, provenance)
+        return provenance
+
+    def get(self, keys: Sequence[str]) -> Provenance | None:
+        """Local first, then shared; ``None`` on a miss or a shared failure."""
+        if not keys:
+            return None
+        found = self.local.get(keys)
+        if found is not None:
+            self._count("local_hits")
+            return found
+        if self.shared is None or not self._shared_usable():
+            return self._found(keys, None)
+        try:
+            return self._found(keys, self.shared.get(keys))
+        except Exception as err:  # the breaker's whole point: no shared failure escapes
+            self._shared_failed(err)
+            return self._found(keys, None)
+
+    def put(self, keys: Sequence[str], provenance: Provenance) -> None:
+        """Record locally, and in the shared store when it is reachable."""
+        if not keys:
+            return
+        self.local.put(keys, provenance)
+        if self.shared is None or not self._shared_usable():
+            return
+        try:
+            self.shared.put(keys, provenance)
+        except Exception as err:
+            self._shared_failed(err)
+
+    async def aget(self, keys: Sequence[str]) -> Provenance | None:
+        """Async twin of :meth:`get`."""
+        if not keys:
+            return None
+        found = self.local.get(keys)
+        if found is not None:
+            self._count("local_hits")
+            return found
+        if self.shared is None or not self._shared_usable():
+            return self._found(keys, None)
+        try:
+            return self._found(keys, await self.shared.aget(keys))
+        except Exception as err:
+            self._shared_failed(err)
+            return self._found(keys, None)
+
+    async def aput(self, keys: Sequence[str], provenance: Provenance) -> None:
+        """Async twin of :meth:`put`."""
+        if not keys:
+            return
+        self.local.put(keys, provenance)
+        if self.shared is None or not self._shared_usable():
+            return
+        try:
+            await self.shared.aput(keys, provenance)
+        except Exception as err:
+            self._shared_failed(err)

@@ -1,0 +1,303 @@
+"""HygieneCallback through LiteLLM's real hook machinery (async SDK and Router).
+
+Upstream is LiteLLM's own ``mock_response``: the call runs through ``acompletion``'s
+wrapper, so the deployment hooks fire exactly as for a real provider, and a spy
+callback registered after hygiene sees the kwargs LiteLLM hands to the provider.
+"""
+
+from __future__ import annotations
+
+import copy
+import logging
+from collections.abc import Iterator
+from typing import Any
+
+import litellm
+import pytest
+from litellm.exceptions import BadRequestError, ContextWindowExceededError
+from litellm.integrations.custom_logger import CustomLogger
+from litellm.router import Router
+
+import litellm_hygiene
+from litellm_hygiene import HygieneCallback, HygieneRouter, MemoryStore
+from litellm_hygiene._integration import _callback as callback_module
+
+pytestmark = pytest.mark.filterwarnings(
+    "ignore:Items? .* (is|are) using the `ReadOnly` qualifier:UserWarning"
+)
+
+CLAUDE = "anthropic/claude-sonnet-4-5"
+MISTRAL = "mistral/mistral-large-latest"
+SIGNATURE = "RXVnQ2tZSUJoQUNHMmJ3VWVaTHNpZ25hdHVyZQ=="
+MISTRAL_OVERFLOW = (
+    "Prompt contains 150004 tokens and 0 draft tokens, too large for model with 131072 "
+    "maximum context length"
+)
+
+
+class Spy(CustomLogger):
+    """Records the kwargs each deployment call leaves the hooks with."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.calls: list[dict[str, Any]] = []
+
+    async def async_pre_call_deployment_hook(
+        self, kwargs: dict[str, Any], call_type: Any
+    ) -> dict[str, Any] | None:
+        self.calls.append({"model": kwargs.get("model"), "messages": kwargs.get("messages")})
+        return None
+
+
+@pytest.fixture
+def spy() -> Iterator[Spy]:
+    saved = list(litellm.callbacks)
+    spy = Spy()
+    yield spy
+    litellm.callbacks = saved
+
+
+def register(spy: Spy, **options: Any) -> HygieneCallback:
+    callback = HygieneCallback(**options)
+    litellm.callbacks = [callback, spy]
+    return callback
+
+
+def claude_history() -> Any:
+    return [
+        {"role": "user", "content": "What is 6*7?"},
+        {
+            "role": "assistant",
+            "content": "",
+            "thinking_blocks": [
+                {"type": "thinking", "thinking": "Multiply.", "signature": SIGNATURE}
+            ],
+            "tool_calls": [
+                {
+                    "id": "toolu_01A09q90qw90lq917835lq9",
+                    "type": "function",
+                    "function": {"name": "multiply", "arguments": '{"a": 6, "b": 7}'},
+                }
+            ],
+        },
+        {"role": "tool", "tool_call_id": "toolu_01A09q90qw90lq917835lq9", "content": "42"},
+    ]
+
+
+async def test_cross_model_request_is_made_valid_for_the_deployment(spy: Spy) -> None:
+    callback = register(spy)
+    history = claude_history()
+    before = copy.deepcopy(history)
+    response = await litellm.acompletion(model=MISTRAL, messages=history, mock_response="42.")
+    sent = spy.calls[-1]["messages"]
+    assistant = sent[1]
+    assert "thinking_blocks" not in assistant
+    new_id = assistant["tool_calls"][0]["id"]
+    assert len(new_id) == 9 and new_id.isalnum()
+    assert sent[2]["tool_call_id"] == new_id
+    assert history == before  # the caller's list and dicts are untouched
+    report = response._hidden_params[litellm_hygiene.HIDDEN_PARAMS_KEY]
+    assert report["target"] == MISTRAL
+    assert report["changes"]["tool_call_id_renamed"] == 1
+    assert report["changes"]["thinking_to_text"] == 1
+    assert report["overflow"] is None
+    assert callback.stats["changed"] == 1
+
+
+async def test_same_model_request_is_left_as_is(spy: Spy) -> None:
+    callback = register(spy)
+    history = claude_history()
+    response = await litellm.acompletion(model=CLAUDE, messages=history, mock_response="hey")
+    assert spy.calls[-1]["messages"] == history
+    assert response._hidden_params["litellm_hygiene"]["changes"] == {}
+    # The hook itself returns nothing to change: LiteLLM goes on with its own kwargs.
+    kwargs = {"model": CLAUDE, "messages": history}
+    assert await callback.async_pre_call_deployment_hook(kwargs, "acompletion") is None
+
+
+async def test_stamp_round_trip_keeps_same_model_signatures(spy: Spy) -> None:
+    register(spy)
+    history = [{"role": "user", "content": "hi"}]
+    first = await litellm.acompletion(model=CLAUDE, messages=history, mock_response="hey")
+    message = first.choices[0].message.model_dump()
+    assert message["litellm_hygiene"] == {
+        "provider": "anthropic",
+        "api": "anthropic-messages",
+        "model": "claude-sonnet-4-5",
+    }
+    message["thinking_blocks"] = [{"type": "thinking", "thinking": "t", "signature": SIGNATURE}]
+    follow_up = [*history, message, {"role": "user", "content": "and?"}]
+    await litellm.acompletion(model=CLAUDE, messages=follow_up, mock_response="ok")
+    sent = spy.calls[-1]["messages"][1]
+    assert "litellm_hygiene" not in sent  # never reaches a provider
+    assert sent["thinking_blocks"][0]["signature"] == SIGNATURE  # same model: replayed
+    await litellm.acompletion(model=MISTRAL, messages=follow_up, mock_response="ok")
+    assert "thinking_blocks" not in spy.calls[-1]["messages"][1]
+
+
+async def test_provenance_store_restores_a_dropped_stamp(spy: Spy) -> None:
+    register(spy, unknown_provenance="foreign", store=MemoryStore())
+    first = await litellm.acompletion(
+        model=CLAUDE, messages=[{"role": "user", "content": "hi"}], mock_response="Hello there."
+    )
+    message = first.choices[0].message.model_dump()
+    del message["litellm_hygiene"]  # a client that drops unknown fields
+    message["thinking_blocks"] = [{"type": "thinking", "thinking": "t", "signature": SIGNATURE}]
+    follow_up = [{"role": "user", "content": "hi"}, message, {"role": "user", "content": "?"}]
+    response = await litellm.acompletion(model=CLAUDE, messages=follow_up, mock_response="ok")
+    assert response._hidden_params["litellm_hygiene"]["restored"] == 1
+    assert spy.calls[-1]["messages"][1]["thinking_blocks"][0]["signature"] == SIGNATURE
+
+    # Without the store, the same turn has unknown provenance: treated as foreign.
+    register(spy, unknown_provenance="foreign", provenance_store="none")
+    await litellm.acompletion(model=CLAUDE, messages=follow_up, mock_response="ok")
+    assert "thinking_blocks" not in spy.calls[-1]["messages"][1]
+
+
+async def test_non_chat_call_types_are_left_alone() -> None:
+    callback = HygieneCallback()
+    kwargs = {"model": MISTRAL, "messages": claude_history()}
+    assert await callback.async_pre_call_deployment_hook(kwargs, "aresponses") is None
+    assert await callback.async_pre_call_deployment_hook(kwargs, "anthropic_messages") is None
+    assert callback.stats["requests"] == 0
+
+
+async def test_internal_error_fails_open_by_default(
+    spy: Spy, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    async def broken(*args: Any, **kwargs: Any) -> Any:
+        raise RuntimeError("secret message content")
+
+    monkeypatch.setattr(callback_module, "prepare_request", broken)
+    callback = register(spy)
+    history = claude_history()
+    with caplog.at_level(logging.WARNING, logger="litellm_hygiene"):
+        response = await litellm.acompletion(model=MISTRAL, messages=history, mock_response="x")
+    assert spy.calls[-1]["messages"] == history  # sent unchanged
+    assert callback.stats["errors"] == 1
+    assert callback.stats["error:RuntimeError"] == 1
+    assert "RuntimeError" in caplog.text
+    assert "secret" not in caplog.text
+    assert response._hidden_params["litellm_hygiene"]["error"] == "RuntimeError"
+
+
+async def test_internal_error_raises_when_fail_closed(
+    spy: Spy, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async def broken(*args: Any, **kwargs: Any) -> Any:
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(callback_module, "prepare_request", broken)
+    register(spy, fail_closed=True)
+    with pytest.raises(Exception, match="boom"):
+        await litellm.acompletion(model=MISTRAL, messages=claude_history(), mock_response="x")
+    assert spy.calls == []  # nothing reached the provider
+
+
+async def test_malformed_messages_fail_open_or_closed(spy: Spy) -> None:
+    malformed: list[Any] = [{"role": "user", "content": "hi"}, {"role": "tool", "content": "x"}]
+    callback = register(spy)
+    await litellm.acompletion(model=MISTRAL, messages=malformed, mock_response="x")
+    assert spy.calls[-1]["messages"] == malformed
+    assert callback.stats["invalid_input"] == 1
+    register(spy, fail_closed=True)
+    with pytest.raises(BadRequestError, match=r"messages\[1\]\.tool_call_id"):
+        await litellm.acompletion(model=MISTRAL, messages=malformed, mock_response="x")
+
+
+async def test_predicted_overflow_is_rejected_only_when_asked(spy: Spy) -> None:
+    huge = [{"role": "user", "content": "word " * 40_000}]
+    model_info = {"max_input_tokens": 1000}
+    register(spy)
+    await litellm.acompletion(
+        model=MISTRAL, messages=huge, mock_response="x", model_info=model_info
+    )
+    callback = register(spy, reject_predicted_overflow=True)
+    with pytest.raises(ContextWindowExceededError, match="predicted to exceed"):
+        await litellm.acompletion(
+            model=MISTRAL, messages=huge, mock_response="x", model_info=model_info
+        )
+    assert callback.stats["overflow_rejected"] == 1
+
+
+async def test_sdk_wrapper_raises_unmapped_overflow_as_litellm_error(spy: Spy) -> None:
+    register(spy)
+    error = BadRequestError(message=MISTRAL_OVERFLOW, model=MISTRAL, llm_provider="mistral")
+    with pytest.raises(BadRequestError) as plain:
+        await litellm.acompletion(model=MISTRAL, messages=claude_history(), mock_response=error)
+    assert not isinstance(plain.value, ContextWindowExceededError)
+    assert litellm_hygiene.is_context_overflow(plain.value)
+    with pytest.raises(ContextWindowExceededError) as upgraded:
+        await litellm_hygiene.acompletion(
+            model=MISTRAL, messages=claude_history(), mock_response=error
+        )
+    assert upgraded.value.__cause__ is not None
+    assert "too large for model" in str(upgraded.value)
+
+
+def test_sync_wrapper_applies_hygiene_and_stamps(spy: Spy) -> None:
+    callback = register(spy)
+    history = claude_history()
+    before = copy.deepcopy(history)
+    response = litellm_hygiene.completion(MISTRAL, history, mock_response="ok")
+    assert history == before
+    report = response._hidden_params["litellm_hygiene"]
+    assert report["changes"]["tool_call_id_renamed"] == 1
+    assert response.choices[0].message.litellm_hygiene["api"] == "mistral"
+    assert callback.stats["changed"] == 1
+    error = BadRequestError(message=MISTRAL_OVERFLOW, model=MISTRAL, llm_provider="mistral")
+    with pytest.raises(ContextWindowExceededError):
+        litellm_hygiene.completion(MISTRAL, history, mock_response=error)
+
+
+async def test_router_fallback_hop_gets_a_request_valid_for_the_fallback(spy: Spy) -> None:
+    register(spy)
+    router = Router(
+        model_list=[
+            {
+                "model_name": "claude",
+                "litellm_params": {"model": CLAUDE, "mock_response": "litellm.InternalServerError"},
+            },
+            {"model_name": "mistral", "litellm_params": {"model": MISTRAL, "mock_response": "m"}},
+        ],
+        fallbacks=[{"claude": ["mistral"]}],
+        num_retries=0,
+    )
+    history = claude_history()
+    response = await router.acompletion(model="claude", messages=history)
+    by_model = {call["model"]: call["messages"] for call in spy.calls}
+    assert by_model[CLAUDE][1]["tool_calls"][0]["id"] == "toolu_01A09q90qw90lq917835lq9"
+    mistral_id = by_model[MISTRAL][1]["tool_calls"][0]["id"]
+    assert len(mistral_id) == 9 and mistral_id.isalnum()
+    assert response.choices[0].message.model_dump()["litellm_hygiene"]["model"] == (
+        "mistral-large-latest"
+    )
+
+
+class MistralOverflows(CustomLogger):
+    """Makes the Mistral deployment fail with Mistral's real overflow wording."""
+
+    async def async_pre_call_deployment_hook(
+        self, kwargs: dict[str, Any], call_type: Any
+    ) -> dict[str, Any] | None:
+        if kwargs.get("model") != MISTRAL:
+            return None
+        error = BadRequestError(message=MISTRAL_OVERFLOW, model=MISTRAL, llm_provider="mistral")
+        return {**kwargs, "mock_response": error}
+
+
+async def test_hygiene_router_sends_unmapped_overflow_to_context_window_fallbacks(
+    spy: Spy,
+) -> None:
+    register(spy)
+    litellm.callbacks.append(MistralOverflows())
+    model_list = [
+        {"model_name": "small", "litellm_params": {"model": MISTRAL, "mock_response": "x"}},
+        {"model_name": "big", "litellm_params": {"model": CLAUDE, "mock_response": "fits"}},
+    ]
+    plain = Router(model_list=model_list, context_window_fallbacks=[{"small": ["big"]}])
+    with pytest.raises(BadRequestError):
+        await plain.acompletion(model="small", messages=claude_history())
+    router = HygieneRouter(model_list=model_list, context_window_fallbacks=[{"small": ["big"]}])
+    response = await router.acompletion(model="small", messages=claude_history())
+    assert response.choices[0].message.content == "fits"

@@ -1,0 +1,659 @@
+"""The provenance store: response fingerprints, the memory LRU, Redis, and the tiers.
+
+Redis tests run against a real ``redis-server`` on 127.0.0.1 (``tests/redis_server.py``)
+and skip when it is not installed; every test uses its own key prefix, so tests sharing
+the module's server never see each other's keys.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+import socket
+import threading
+import time
+import uuid
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+import pytest
+import redis
+from hypothesis import given
+from hypothesis import strategies as st
+from litellm.types.utils import ChatCompletionMessageToolCall, Function, Message
+from openai.types.chat import ChatCompletionMessage
+
+from litellm_hygiene._errors import ConfigurationError
+from litellm_hygiene._integration._fingerprint import fingerprints
+from litellm_hygiene._integration._redis_store import (
+    DEFAULT_PREFIX,
+    RedisStore,
+    _connection_kwargs,
+    _merged,
+)
+from litellm_hygiene._integration._store import (
+    MemoryStore,
+    Provenance,
+    ProvenanceStore,
+    TieredStore,
+)
+
+from . import redis_server as redis_server_module
+from .redis_server import RedisServer, redis_server_or_skip
+from .strategies import json_values
+
+CLAUDE = Provenance("anthropic", "anthropic-messages", "claude-sonnet-4-5")
+GEMINI = Provenance("gemini", "gemini", "gemini-2.5-pro")
+GPT = Provenance("openai", "openai-chat", "gpt-4o")
+KEY = re.compile(r"^(tc|sig|ri|tx):[0-9a-f]{32}$")
+
+
+class Clock:
+    """A hand-driven monotonic clock, so expiry and the breaker need no sleeping."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture(scope="module")
+def redis_server() -> Iterator[RedisServer]:
+    with redis_server_or_skip() as server:
+        yield server
+
+
+@pytest.fixture
+def prefix() -> str:
+    return f"test:{uuid.uuid4().hex[:8]}:"
+
+
+def _store(server: RedisServer, prefix: str, **kwargs: Any) -> RedisStore:
+    return RedisStore(host=server.host, port=server.port, prefix=prefix, environ={}, **kwargs)
+
+
+def _raw(server: RedisServer) -> redis.Redis:
+    return redis.Redis(host=server.host, port=server.port, password=server.password)
+
+
+# --- fingerprints ------------------------------------------------------------------------
+
+
+def _gemini_message() -> Message:
+    call = ChatCompletionMessageToolCall(
+        id="call_3f2a__thought__CiQB0e2Kb1", function=Function(name="f", arguments="{}")
+    )
+    return Message(
+        role="assistant",
+        content="The weather is sunny.",
+        tool_calls=[call],
+        thinking_blocks=[
+            {"type": "thinking", "thinking": "hmm", "signature": "EqQBsig"},
+            {"type": "redacted_thinking", "data": "EmwKAhgBredacted"},
+        ],
+        provider_specific_fields={"thought_signatures": ["CiQBtext"]},
+    )
+
+
+def _kinds(keys: Sequence[str]) -> list[str]:
+    return [key.split(":", 1)[0] for key in keys]
+
+
+def test_fingerprints_agree_across_message_dict_and_openai_sdk_round_trip() -> None:
+    message = _gemini_message()
+    keys = fingerprints(message)
+    sdk = ChatCompletionMessage.model_validate(json.loads(message.model_dump_json()))
+    assert fingerprints(message.model_dump()) == keys
+    assert fingerprints(sdk.model_dump()) == keys
+    assert fingerprints(sdk.model_dump(exclude_none=True)) == keys
+    assert fingerprints(sdk) == keys
+    assert "refusal" in sdk.model_dump()  # the SDK really did add fields
+
+
+def test_fingerprints_are_ordered_strongest_first_and_well_formed() -> None:
+    keys = fingerprints(_gemini_message())
+    # whole Gemini id, id before __thought__, two thinking tokens, one thought signature.
+    assert _kinds(keys) == ["tc", "tc", "sig", "sig", "sig", "tx"]
+    assert all(KEY.match(key) for key in keys)
+    assert len(set(keys)) == len(keys)
+
+
+def test_gemini_id_without_its_signature_still_matches() -> None:
+    full = {
+        "role": "assistant",
+        "tool_calls": [{"id": "call_ab__thought__SIG", "type": "function"}],
+    }
+    stripped = {"role": "assistant", "tool_calls": [{"id": "call_ab", "type": "function"}]}
+    assert fingerprints(stripped)[0] in fingerprints(full)
+    assert len(fingerprints(full)) == 2
+
+
+def test_plain_tool_call_ids_are_fingerprinted_once() -> None:
+    msg = {"role": "assistant", "content": None, "tool_calls": [{"id": "toolu_1"}, {"id": "t2"}]}
+    assert _kinds(fingerprints(msg)) == ["tc", "tc"]
+
+
+def test_thinking_signatures_redacted_data_and_reasoning_items() -> None:
+    msg = {
+        "role": "assistant",
+        "thinking_blocks": [{"type": "redacted_thinking", "data": "opaque"}],
+        "reasoning_items": [{"type": "reasoning", "id": "rs_1", "encrypted_content": "gAAA"}],
+    }
+    assert _kinds(fingerprints(msg)) == ["sig", "sig", "ri"]
+    same_token = {"role": "assistant", "thinking_blocks": [{"signature": "opaque"}]}
+    assert fingerprints(same_token)[0] == fingerprints(msg)[0]
+
+
+def test_thought_signatures_on_message_and_tool_calls() -> None:
+    msg = {
+        "role": "assistant",
+        "provider_specific_fields": {"thought_signature": "A"},
+        "tool_calls": [
+            {"id": "c1", "provider_specific_fields": {"thought_signature": "B"}},
+            {"id": "c2", "function": {"provider_specific_fields": {"thought_signature": "C"}}},
+        ],
+    }
+    assert _kinds(fingerprints(msg)) == ["tc", "tc", "sig", "sig", "sig"]
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        "x",
+        "  x\n",
+        [{"type": "text", "text": "x"}],
+        [{"type": "text", "text": "x"}, {"type": "image_url", "image_url": {"url": "u"}}],
+    ],
+)
+def test_content_hash_normalises_string_and_text_parts(content: Any) -> None:
+    assert fingerprints({"role": "assistant", "content": content}) == fingerprints(
+        {"role": "assistant", "content": "x"}
+    )
+
+
+def test_different_text_gives_different_hash() -> None:
+    one = fingerprints({"role": "assistant", "content": "yes"})
+    other = fingerprints({"role": "assistant", "content": "no"})
+    assert one and other and one != other
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        {"role": "user", "content": "x"},
+        {"role": "tool", "tool_call_id": "c1", "content": "x"},
+        {"content": "x"},
+        {"role": "assistant", "content": ""},
+        {"role": "assistant", "content": None},
+        {"role": "assistant", "content": "   "},
+        Message(role="assistant", content=None),
+    ],
+)
+def test_nothing_to_fingerprint_gives_empty(message: Any) -> None:
+    assert fingerprints(message) == ()
+
+
+class _Exploding:
+    def model_dump(self, **_: Any) -> dict[str, Any]:
+        raise RuntimeError("boom")
+
+
+class _NotADict:
+    def model_dump(self, **_: Any) -> list[int]:
+        return [1]
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        None,
+        42,
+        "assistant",
+        [],
+        _Exploding(),
+        _NotADict(),
+        {"role": ["assistant"]},
+        {"role": "assistant", "tool_calls": "call_1"},
+        {"role": "assistant", "tool_calls": [None, 1, {"id": 5}, {"id": ""}]},
+        {"role": "assistant", "thinking_blocks": {"signature": "x"}},
+        {"role": "assistant", "provider_specific_fields": {"thought_signatures": "x"}},
+        {"role": "assistant", "content": [1, None, {"type": "text", "text": None}]},
+        {"role": "assistant", "reasoning_items": [{"id": None, "encrypted_content": 3}]},
+    ],
+)
+def test_odd_input_never_raises(message: Any) -> None:
+    assert fingerprints(message) == ()
+
+
+def test_lone_surrogates_are_hashed_not_rejected() -> None:
+    assert _kinds(fingerprints({"role": "assistant", "content": "\ud800"})) == ["tx"]
+
+
+@given(st.dictionaries(st.sampled_from(["role", "content", "tool_calls"]), json_values))
+def test_arbitrary_json_never_raises(message: dict[str, Any]) -> None:
+    message["role"] = "assistant"
+    assert all(KEY.match(key) for key in fingerprints(message))
+
+
+# --- Provenance ----------------------------------------------------------------------------
+
+
+def test_provenance_round_trips_through_its_stamp() -> None:
+    assert Provenance.from_stamp(CLAUDE.as_stamp()) == CLAUDE
+    assert Provenance.from_stamp({"model": "m"}) == Provenance(None, None, "m")
+
+
+@pytest.mark.parametrize(
+    "stamp",
+    [
+        None,
+        "anthropic",
+        {},
+        {"provider": None, "api": None, "model": None},
+        {"provider": "x", "extra": 1},
+        {"provider": 3},
+        {"api": "carrier-pigeon"},
+    ],
+)
+def test_malformed_stamps_are_rejected(stamp: Any) -> None:
+    assert Provenance.from_stamp(stamp) is None
+
+
+# --- MemoryStore --------------------------------------------------------------------------
+
+
+def test_memory_first_key_in_order_wins() -> None:
+    store = MemoryStore()
+    store.put(["a"], CLAUDE)
+    store.put(["b"], GPT)
+    assert store.get(["missing", "b", "a"]) == GPT
+    assert store.get(["a", "b"]) == CLAUDE
+    assert store.get(["missing"]) is None
+    assert store.get([]) is None
+
+
+def test_memory_evicts_least_recently_used_beyond_its_bound() -> None:
+    store = MemoryStore(max_entries=3)
+    store.put(["a", "b", "c"], CLAUDE)
+    assert store.get(["a"]) == CLAUDE  # "a" is now the most recent
+    store.put(["d"], GPT)
+    assert len(store) == 3
+    assert store.get(["b"]) is None
+    assert store.get(["a"]) == CLAUDE and store.get(["d"]) == GPT
+
+
+def test_memory_entries_expire_on_the_injected_clock() -> None:
+    clock = Clock()
+    store = MemoryStore(ttl_seconds=60, clock=clock)
+    store.put(["a"], CLAUDE)
+    clock.now += 59
+    assert store.get(["a"]) == CLAUDE
+    clock.now += 2
+    assert store.get(["a"]) is None
+    assert len(store) == 0
+
+
+def test_memory_without_ttl_keeps_entries() -> None:
+    clock = Clock()
+    store = MemoryStore(ttl_seconds=None, clock=clock)
+    store.put(["a"], CLAUDE)
+    clock.now += 10**9
+    assert store.get(["a"]) == CLAUDE
+
+
+async def test_memory_async_twins() -> None:
+    store = MemoryStore()
+    await store.aput(["a"], GEMINI)
+    assert await store.aget(["a"]) == GEMINI
+    assert isinstance(store, ProvenanceStore)
+
+
+def test_memory_is_safe_across_threads() -> None:
+    store = MemoryStore(max_entries=50)
+
+    def hammer(n: int) -> None:
+        for i in range(500):
+            store.put([f"{n}:{i}"], CLAUDE)
+            store.get([f"{n}:{i - 1}", f"{n}:{i}"])
+
+    threads = [threading.Thread(target=hammer, args=(n,)) for n in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert len(store) == 50
+
+
+def test_memory_rejects_a_zero_bound() -> None:
+    with pytest.raises(ConfigurationError):
+        MemoryStore(max_entries=0)
+
+
+# --- RedisStore: configuration ---------------------------------------------------------------
+
+
+def test_config_explicit_values_win_over_environment() -> None:
+    env = {"REDIS_HOST": "envhost", "REDIS_PORT": "1", "REDIS_DB": "2", "REDIS_SSL": "True"}
+    merged = _merged({"host": "confhost", "port": 7000}, env)
+    assert _connection_kwargs(merged) == {"host": "confhost", "port": 7000, "db": 2, "ssl": True}
+
+
+def test_config_environment_fills_every_setting() -> None:
+    env = {
+        "REDIS_HOST": "h",
+        "REDIS_PORT": "6380",
+        "REDIS_PASSWORD": "pw",
+        "REDIS_USERNAME": "u",
+        "REDIS_SSL": "false",
+        "REDIS_DB": "3",
+    }
+    assert _connection_kwargs(_merged({}, env)) == {
+        "host": "h",
+        "port": 6380,
+        "password": "pw",
+        "username": "u",
+        "ssl": False,
+        "db": 3,
+    }
+
+
+def test_config_url_carries_host_port_db_password_and_tls() -> None:
+    env = {"REDIS_URL": "rediss://r:1/0", "REDIS_HOST": "h", "REDIS_PASSWORD": "pw"}
+    assert _connection_kwargs(_merged({"username": "u"}, env)) == {
+        "url": "rediss://r:1/0",
+        "username": "u",
+    }
+
+
+def test_config_explicit_host_outranks_environment_url() -> None:
+    merged = _merged({"host": "h"}, {"REDIS_URL": "redis://elsewhere:1"})
+    assert _connection_kwargs(merged) == {"host": "h"}
+
+
+def test_config_resolves_os_environ_references() -> None:
+    env = {"MY_HOST": "h", "MY_PORT": "7001"}
+    merged = _merged({"host": "os.environ/MY_HOST", "port": "os.environ/MY_PORT"}, env)
+    assert _connection_kwargs(merged) == {"host": "h", "port": 7001}
+
+
+@pytest.mark.parametrize(
+    ("settings", "env", "complaint"),
+    [
+        ({}, {}, "host or a url"),
+        ({"password": "s3cret-value"}, {}, "host or a url"),
+        ({"host": "h", "password": "os.environ/NOPE"}, {}, "NOPE is not set"),
+        ({"host": "h", "port": "not-a-port"}, {}, "port"),
+        ({"host": "h", "ttl_seconds": 0}, {}, "ttl_seconds"),
+        ({"host": "h", "hots": "typo"}, {}, "unknown redis settings ['hots']"),
+    ],
+)
+def test_config_errors_name_the_setting_never_the_value(
+    settings: dict[str, Any], env: dict[str, str], complaint: str
+) -> None:
+    with pytest.raises(ConfigurationError) as info:
+        RedisStore.from_settings(settings, environ=env)
+    assert complaint in str(info.value)
+    assert "s3cret" not in str(info.value) and "not-a-port" not in str(info.value)
+
+
+def test_is_configured_looks_at_settings_and_environment() -> None:
+    assert not RedisStore.is_configured({}, environ={})
+    assert RedisStore.is_configured({"host": "h"}, environ={})
+    assert RedisStore.is_configured(None, environ={"REDIS_URL": "redis://x"})
+    assert not RedisStore.is_configured(None, environ={"REDIS_PORT": "1"})
+
+
+# --- RedisStore: against a real server ---------------------------------------------------
+
+
+def test_redis_put_get_prefix_ttl_and_compact_values(
+    redis_server: RedisServer, prefix: str
+) -> None:
+    with _store(redis_server, prefix, ttl_seconds=3600) as store, _raw(redis_server) as raw:
+        store.put(["k1", "k2"], CLAUDE)
+        assert store.get(["k2"]) == CLAUDE
+        assert sorted(raw.keys(f"{prefix}*")) == [f"{prefix}k1".encode(), f"{prefix}k2".encode()]
+        assert 3590 < raw.ttl(f"{prefix}k1") <= 3600
+        assert raw.get(f"{prefix}k1") == (
+            b'{"provider":"anthropic","api":"anthropic-messages","model":"claude-sonnet-4-5"}'
+        )
+
+
+def test_redis_default_prefix_and_week_long_ttl(redis_server: RedisServer) -> None:
+    key = f"default-{uuid.uuid4().hex}"
+    with _store(redis_server, DEFAULT_PREFIX) as store, _raw(redis_server) as raw:
+        store.put([key], GPT)
+        assert raw.ttl(f"litellm_hygiene:prov:{key}") > 7 * 24 * 3600 - 10
+        raw.delete(f"litellm_hygiene:prov:{key}")
+
+
+async def test_redis_async_mget_first_hit_in_key_order(
+    redis_server: RedisServer, prefix: str
+) -> None:
+    async with _store(redis_server, prefix) as store:
+        await store.aput(["b"], GPT)
+        await store.aput(["c"], GEMINI)
+        assert await store.aget(["a", "c", "b"]) == GEMINI
+        assert await store.aget(["a", "b", "c"]) == GPT
+        assert await store.aget(["a"]) is None
+        assert await store.aget([]) is None
+
+
+def test_redis_malformed_values_read_as_misses(redis_server: RedisServer, prefix: str) -> None:
+    with _store(redis_server, prefix) as store, _raw(redis_server) as raw:
+        raw.set(f"{prefix}junk", b"\xff not json")
+        raw.set(f"{prefix}alien", b'{"provider": 1}')
+        raw.set(f"{prefix}list", b"[1, 2]")
+        store.put(["good"], CLAUDE)
+        assert store.get(["junk", "alien", "list"]) is None
+        assert store.get(["junk", "alien", "list", "good"]) == CLAUDE
+
+
+def test_redis_configured_from_environment_variables(
+    redis_server: RedisServer, prefix: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("REDIS_HOST", redis_server.host)
+    monkeypatch.setenv("REDIS_PORT", str(redis_server.port))
+    with RedisStore(prefix=prefix) as store:
+        store.put(["k"], CLAUDE)
+        assert store.get(["k"]) == CLAUDE
+
+
+def test_redis_configured_from_redis_url(
+    redis_server: RedisServer, prefix: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("REDIS_URL", redis_server.url)
+    monkeypatch.setenv("REDIS_HOST", "unreachable.invalid")
+    with RedisStore(prefix=prefix) as store:
+        store.put(["k"], GPT)
+        assert store.get(["k"]) == GPT
+
+
+def test_redis_settings_resolve_os_environ_references(
+    redis_server: RedisServer, prefix: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("HYGIENE_REDIS_HOST", redis_server.host)
+    monkeypatch.setenv("HYGIENE_REDIS_PORT", str(redis_server.port))
+    settings = {
+        "host": "os.environ/HYGIENE_REDIS_HOST",
+        "port": "os.environ/HYGIENE_REDIS_PORT",
+        "prefix": prefix,
+    }
+    with RedisStore.from_settings(settings) as store:
+        store.put(["k"], GEMINI)
+        assert store.get(["k"]) == GEMINI
+
+
+async def test_redis_password_from_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    with redis_server_or_skip(password="hunter2-pw") as server:
+        monkeypatch.setenv("REDIS_PASSWORD", "hunter2-pw")
+        async with RedisStore(host=server.host, port=server.port) as store:
+            await store.aput(["k"], CLAUDE)
+            assert await store.aget(["k"]) == CLAUDE
+
+
+# --- TieredStore --------------------------------------------------------------------------
+
+
+class _FlakyStore:
+    """A shared store that fails while ``down`` and counts the calls that reached it."""
+
+    def __init__(self) -> None:
+        self.down = False
+        self.calls = 0
+        self.inner = MemoryStore()
+
+    def _call(self) -> None:
+        self.calls += 1
+        if self.down:
+            raise ConnectionError("redis://:hunter2@db:6379 refused")
+
+    def get(self, keys: Sequence[str]) -> Provenance | None:
+        self._call()
+        return self.inner.get(keys)
+
+    def put(self, keys: Sequence[str], provenance: Provenance) -> None:
+        self._call()
+        self.inner.put(keys, provenance)
+
+    async def aget(self, keys: Sequence[str]) -> Provenance | None:
+        return self.get(keys)
+
+    async def aput(self, keys: Sequence[str], provenance: Provenance) -> None:
+        self.put(keys, provenance)
+
+
+def test_tiered_without_shared_is_the_memory_store() -> None:
+    tiered = TieredStore(MemoryStore())
+    tiered.put(["a"], CLAUDE)
+    assert tiered.get(["a"]) == CLAUDE
+    assert tiered.get(["b"]) is None
+    assert tiered.get([]) is None
+    assert (tiered.stats.local_hits, tiered.stats.misses) == (1, 1)
+
+
+def test_tiered_breaker_skips_a_failing_shared_store_then_retries(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    clock = Clock()
+    shared = _FlakyStore()
+    tiered = TieredStore(MemoryStore(), shared, retry_after=30, clock=clock)
+    shared.down = True
+    with caplog.at_level(logging.WARNING, logger="litellm_hygiene"):
+        tiered.put(["a"], CLAUDE)  # fails, opens the breaker
+    assert tiered.get(["a"]) == CLAUDE  # the local tier still answers
+    assert tiered.get(["b"]) is None  # skipped, not tried
+    tiered.put(["c"], GPT)  # skipped too
+    assert shared.calls == 1
+    assert (tiered.stats.shared_errors, tiered.stats.shared_skips) == (1, 2)
+    assert "ConnectionError" in caplog.text
+    assert "hunter2" not in caplog.text and "refused" not in caplog.text
+
+    shared.down = False
+    clock.now += 31
+    tiered.put(["d"], GEMINI)
+    assert shared.inner.get(["d"]) == GEMINI
+    assert shared.calls == 2
+
+
+async def test_tiered_shared_hit_fills_local(redis_server: RedisServer, prefix: str) -> None:
+    async with _store(redis_server, prefix) as shared:
+        await shared.aput(["k"], GEMINI)
+        tiered = TieredStore(MemoryStore(), shared)
+        assert await tiered.aget(["k"]) == GEMINI
+        assert tiered.local.get(["k"]) == GEMINI
+        assert await tiered.aget(["k"]) == GEMINI
+        assert (tiered.stats.shared_hits, tiered.stats.local_hits) == (1, 1)
+        assert await tiered.aget(["nope"]) is None
+        assert tiered.stats.misses == 1
+
+
+async def test_two_instances_share_provenance_through_one_redis(
+    redis_server: RedisServer, prefix: str
+) -> None:
+    async with _store(redis_server, prefix) as one, _store(redis_server, prefix) as two:
+        first, second = TieredStore(MemoryStore(), one), TieredStore(MemoryStore(), two)
+        keys = fingerprints(_gemini_message())
+        await first.aput(keys, GEMINI)
+        unstamped = _gemini_message().model_dump(exclude={"thinking_blocks"})
+        assert await second.aget(fingerprints(unstamped)) == GEMINI
+        assert second.stats.shared_hits == 1
+
+
+async def test_redis_down_mid_test_is_counted_skipped_and_recovered(prefix: str) -> None:
+    clock = Clock()
+    with redis_server_or_skip() as server:
+        async with _store(server, prefix) as shared:
+            tiered = TieredStore(MemoryStore(), shared, retry_after=30, clock=clock)
+            await tiered.aput(["before"], CLAUDE)
+
+            server.stop()
+            await tiered.aput(["during"], GPT)  # no exception
+            assert tiered.stats.shared_errors == 1
+            assert await tiered.aget(["during"]) == GPT  # local tier
+            assert await tiered.aget(["unknown"]) is None  # breaker open: Redis skipped
+            assert tiered.stats.shared_skips == 1
+
+            server.start()  # same port, empty (no persistence)
+            assert await tiered.aget(["unknown"]) is None  # still inside retry_after
+            assert tiered.stats.shared_skips == 2
+            clock.now += 31
+            await tiered.aput(["after"], GEMINI)
+            assert await shared.aget(["after"]) == GEMINI
+            assert tiered.stats.shared_errors == 1
+
+
+def test_redis_down_sync_side_never_raises(prefix: str) -> None:
+    clock = Clock()
+    with redis_server_or_skip() as server, _store(server, prefix) as shared:
+        tiered = TieredStore(MemoryStore(), shared, retry_after=5, clock=clock)
+        server.stop()
+        assert tiered.get(["x"]) is None
+        tiered.put(["x"], CLAUDE)
+        assert tiered.get(["x"]) == CLAUDE
+        assert (tiered.stats.shared_errors, tiered.stats.shared_skips) == (1, 1)
+        server.start()
+        clock.now += 6
+        tiered.put(["y"], GPT)
+        assert shared.get(["y"]) == GPT
+
+
+@pytest.fixture
+def stalled_port() -> Iterator[int]:
+    """A port that accepts connections and never answers: a hung Redis."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as listener:
+        listener.bind(("127.0.0.1", 0))
+        listener.listen(8)
+        yield listener.getsockname()[1]
+
+
+def test_stalled_redis_costs_one_short_timeout_then_is_skipped(stalled_port: int) -> None:
+    with RedisStore(host="127.0.0.1", port=stalled_port, environ={}) as shared:
+        tiered = TieredStore(MemoryStore(), shared, clock=Clock())
+        start = time.monotonic()
+        for _ in range(5):
+            assert tiered.get(["k"]) is None
+        elapsed = time.monotonic() - start
+    assert elapsed < 1.5
+    assert (tiered.stats.shared_errors, tiered.stats.shared_skips) == (1, 4)
+
+
+async def test_stalled_redis_async_side_times_out_quietly(stalled_port: int) -> None:
+    async with RedisStore(host="127.0.0.1", port=stalled_port, environ={}) as shared:
+        tiered = TieredStore(MemoryStore(), shared, clock=Clock())
+        start = time.monotonic()
+        await tiered.aput(["k"], CLAUDE)
+        assert await tiered.aget(["k"]) == CLAUDE
+        assert time.monotonic() - start < 1.5
+    assert tiered.stats.shared_errors == 1
+
+
+def test_missing_redis_server_skips_with_a_reason(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(redis_server_module, "_binary", lambda: None)
+    with (
+        pytest.raises(pytest.skip.Exception, match="redis-server is not installed"),
+        redis_server_or_skip(),
+    ):
+        pass
