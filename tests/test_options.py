@@ -1,0 +1,136 @@
+"""Options: validation with clear errors, proxy settings, the lazily built proxy handler."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import litellm
+import pytest
+
+import litellm_hygiene
+from litellm_hygiene import ConfigurationError, HygieneCallback, HygieneOptions, MemoryStore
+from litellm_hygiene import TieredStore as Tiered
+from litellm_hygiene._integration import _proxy
+from litellm_hygiene._integration._report import CallReport, ReportBook, headers_for
+from litellm_hygiene._overflow import Overflow
+
+
+@pytest.fixture
+def callback_settings(monkeypatch: pytest.MonkeyPatch) -> Iterator[pytest.MonkeyPatch]:
+    monkeypatch.setattr(_proxy, "_handler", None)
+    yield monkeypatch
+    _proxy._handler = None
+
+
+def test_defaults_are_fail_open_with_an_in_process_store() -> None:
+    options = HygieneOptions()
+    assert not options.fail_closed
+    assert not options.reject_predicted_overflow
+    assert isinstance(HygieneCallback().store, MemoryStore)
+    assert HygieneCallback(provenance_store="none").store is None
+
+
+def test_unknown_key_and_bad_value_name_the_key_not_the_value() -> None:
+    with pytest.raises(ConfigurationError, match="fail_closd"):
+        HygieneOptions.from_settings({"fail_closd": True})
+    with pytest.raises(ConfigurationError, match="redis_port") as info:
+        HygieneOptions.from_settings({"redis_port": "not-a-port-hunter2"})
+    assert "hunter2" not in str(info.value)
+    with pytest.raises(ConfigurationError, match="mapping"):
+        HygieneOptions.from_settings(["fail_closed"])  # type: ignore[arg-type]
+
+
+def test_environment_references_are_resolved(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("HYGIENE_TEST_REDIS_PASSWORD", "s3cret")
+    options = HygieneOptions.from_settings(
+        {"redis_password": "os.environ/HYGIENE_TEST_REDIS_PASSWORD"}
+    )
+    assert options.redis_password == "s3cret"
+    with pytest.raises(ConfigurationError, match="HYGIENE_TEST_MISSING"):
+        HygieneOptions.from_settings({"redis_password": "os.environ/HYGIENE_TEST_MISSING"})
+
+
+def test_keyword_overrides_are_validated() -> None:
+    assert HygieneCallback(fail_closed=True).options.fail_closed
+    with pytest.raises(ConfigurationError, match="provenance_store"):
+        HygieneCallback(provenance_store="sqlite")
+
+
+def test_redis_store_is_tiered_over_an_in_process_one() -> None:
+    callback = HygieneCallback(provenance_store="redis", redis_host="127.0.0.1", redis_port=1)
+    store = callback.store
+    assert isinstance(store, Tiered)
+    assert isinstance(store.local, MemoryStore)
+
+
+def test_proxy_handler_reads_callback_settings(callback_settings: pytest.MonkeyPatch) -> None:
+    callback_settings.setattr(
+        litellm, "callback_settings", {"litellm_hygiene": {"fail_closed": True}}
+    )
+    handler = litellm_hygiene.proxy_handler
+    assert isinstance(handler, HygieneCallback)
+    assert handler.options.fail_closed
+    assert litellm_hygiene.proxy_handler is handler  # one per process
+
+
+def test_proxy_handler_rejects_bad_settings_at_startup(
+    callback_settings: pytest.MonkeyPatch,
+) -> None:
+    settings = {"litellm_hygiene": {"provenance_store": "postgres"}}
+    callback_settings.setattr(litellm, "callback_settings", settings)
+    with pytest.raises(ConfigurationError, match="provenance_store"):
+        _ = litellm_hygiene.proxy_handler
+
+
+def test_proxy_hooks_are_defined_on_the_leaf_class() -> None:
+    # The proxy only calls these hooks when the callback's own class defines them.
+    for hook in ("async_post_call_failure_hook", "async_post_call_response_headers_hook"):
+        assert hook in HygieneCallback.__dict__
+
+
+def test_headers_carry_counts_and_overflow_without_content() -> None:
+    report = CallReport(
+        target="mistral/mistral-large-latest",
+        changes={"tool_call_id_renamed": 2, "thinking_to_text": 1},
+        overflow=Overflow(
+            kind="error_pattern", signal="mistral_too_large", input_tokens=9, context_window=8
+        ),
+    )
+    headers = headers_for(report, "x-litellm-hygiene")
+    assert headers["x-litellm-hygiene-changes"] == "thinking_to_text=1, tool_call_id_renamed=2"
+    assert headers["x-litellm-hygiene-target"] == "mistral/mistral-large-latest"
+    assert headers["x-litellm-hygiene-overflow"] == (
+        "kind=error_pattern; signal=mistral_too_large; input_tokens=9; context_window=8"
+    )
+    assert "x-litellm-hygiene-error" not in headers
+    assert headers_for(CallReport(), "x-h")["x-h-changes"] == "none"
+
+
+def test_report_book_is_bounded() -> None:
+    book = ReportBook(max_entries=3)
+    for n in range(10):
+        book.open(f"call-{n}")
+    assert len(book) == 3
+    assert book.get("call-0") is None and book.get("call-9") is not None
+
+
+async def test_failure_hook_upgrades_unmapped_overflow_for_proxy_clients() -> None:
+    callback = HygieneCallback()
+    error = litellm.BadRequestError(  # type: ignore[attr-defined]
+        message="Prompt contains 150004 tokens and 0 draft tokens, too large for model with "
+        "131072 maximum context length",
+        model="mistral/mistral-large-latest",
+        llm_provider="mistral",
+    )
+    data: dict[str, Any] = {"litellm_call_id": "call-1"}
+    result = await callback.async_post_call_failure_hook(data, error, None)  # type: ignore[arg-type]
+    assert result.status_code == 400
+    assert str(result.detail).startswith("litellm.ContextWindowExceededError:")
+    headers = await callback.async_post_call_response_headers_hook(data, None, None)  # type: ignore[arg-type]
+    assert headers is not None
+    assert "kind=error_pattern" in headers["x-litellm-hygiene-overflow"]
+    rate_limited = litellm.RateLimitError(  # type: ignore[attr-defined]
+        message="Rate limit reached: tokens per min (TPM)", model="m", llm_provider="openai"
+    )
+    assert await callback.async_post_call_failure_hook(data, rate_limited, None) is None  # type: ignore[arg-type]
