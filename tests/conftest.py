@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
+
+import pytest
 
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 
@@ -13,3 +16,31 @@ from hypothesis import settings
 settings.register_profile("ci", derandomize=True)
 if os.environ.get("CI"):
     settings.load_profile("ci")
+
+
+_CALLBACK_LISTS = (
+    "callbacks",
+    "input_callback",
+    "success_callback",
+    "failure_callback",
+    "_async_success_callback",
+    "_async_failure_callback",
+)
+
+
+@pytest.fixture
+def isolated_litellm_callbacks() -> Iterator[None]:
+    """Empty every LiteLLM callback list for the test and restore them afterwards.
+
+    LiteLLM copies ``litellm.callbacks`` into its success/failure lists on first use and
+    skips instances of a class it already holds, so a callback registered by an earlier
+    test would otherwise receive this test's logging events.
+    """
+    import litellm
+
+    saved = {name: list(getattr(litellm, name)) for name in _CALLBACK_LISTS}
+    for name in _CALLBACK_LISTS:
+        setattr(litellm, name, [])
+    yield
+    for name, value in saved.items():
+        setattr(litellm, name, value)

@@ -7,20 +7,23 @@ callback registered after hygiene sees the kwargs LiteLLM hands to the provider.
 
 from __future__ import annotations
 
+import asyncio
 import copy
 import logging
-from collections.abc import Iterator
 from typing import Any
 
 import litellm
 import pytest
 from litellm.exceptions import BadRequestError, ContextWindowExceededError
 from litellm.integrations.custom_logger import CustomLogger
+from litellm.litellm_core_utils.logging_worker import GLOBAL_LOGGING_WORKER
 from litellm.router import Router
+from litellm.types.utils import Delta, ModelResponseStream, StreamingChoices
 
 import litellm_hygiene
 from litellm_hygiene import HygieneCallback, HygieneRouter, MemoryStore
-from litellm_hygiene._integration import _callback as callback_module
+from litellm_hygiene._integration import _engine as engine_module
+from litellm_hygiene._integration._fingerprint import fingerprints
 
 pytestmark = pytest.mark.filterwarnings(
     "ignore:Items? .* (is|are) using the `ReadOnly` qualifier:UserWarning"
@@ -50,11 +53,8 @@ class Spy(CustomLogger):
 
 
 @pytest.fixture
-def spy() -> Iterator[Spy]:
-    saved = list(litellm.callbacks)
-    spy = Spy()
-    yield spy
-    litellm.callbacks = saved
+def spy(isolated_litellm_callbacks: None) -> Spy:
+    return Spy()
 
 
 def register(spy: Spy, **options: Any) -> HygieneCallback:
@@ -168,7 +168,7 @@ async def test_internal_error_fails_open_by_default(
     async def broken(*args: Any, **kwargs: Any) -> Any:
         raise RuntimeError("secret message content")
 
-    monkeypatch.setattr(callback_module, "prepare_request", broken)
+    monkeypatch.setattr(engine_module, "prepare_request", broken)
     callback = register(spy)
     history = claude_history()
     with caplog.at_level(logging.WARNING, logger="litellm_hygiene"):
@@ -187,7 +187,7 @@ async def test_internal_error_raises_when_fail_closed(
     async def broken(*args: Any, **kwargs: Any) -> Any:
         raise RuntimeError("boom")
 
-    monkeypatch.setattr(callback_module, "prepare_request", broken)
+    monkeypatch.setattr(engine_module, "prepare_request", broken)
     register(spy, fail_closed=True)
     with pytest.raises(Exception, match="boom"):
         await litellm.acompletion(model=MISTRAL, messages=claude_history(), mock_response="x")
@@ -301,3 +301,32 @@ async def test_hygiene_router_sends_unmapped_overflow_to_context_window_fallback
     router = HygieneRouter(model_list=model_list, context_window_fallbacks=[{"small": ["big"]}])
     response = await router.acompletion(model="small", messages=claude_history())
     assert response.choices[0].message.content == "fits"
+
+
+async def test_streamed_answer_is_remembered_and_its_closing_chunk_stamped(spy: Spy) -> None:
+    store = MemoryStore()
+    register(spy, store=store)
+    stream = await litellm.acompletion(
+        model=MISTRAL,
+        messages=[{"role": "user", "content": "hi"}],
+        mock_response="Hi!",
+        stream=True,
+    )
+    chunks = [chunk async for chunk in stream]
+    assert "".join(c.choices[0].delta.content or "" for c in chunks) == "Hi!"
+    for _ in range(250):  # LiteLLM logs the assembled stream in the background
+        await GLOBAL_LOGGING_WORKER.flush()
+        if len(store):
+            break
+        await asyncio.sleep(0.02)
+    assistant = {"role": "assistant", "content": "Hi!"}
+    found = store.get(fingerprints(assistant))
+    assert found is not None and found.model == "mistral-large-latest"
+
+    # LiteLLM runs the streaming deployment hook on the closing chunk of provider streams.
+    closing = ModelResponseStream(choices=[StreamingChoices(finish_reason="stop", delta=Delta())])
+    callback = HygieneCallback()
+    hooked = await callback.async_post_call_streaming_deployment_hook(
+        {"model": MISTRAL}, closing, "acompletion"
+    )
+    assert hooked.choices[0].delta.model_dump()["litellm_hygiene"]["api"] == "mistral"

@@ -1,0 +1,287 @@
+"""The engine behind :class:`~litellm_hygiene.HygieneCallback`, free of LiteLLM's hooks.
+
+Request side (:meth:`HygieneEngine.prepare`): resolve the deployment, restore lost
+stamps from the provenance store, transform, record what changed, and optionally reject
+a request predicted to overflow. Response side (:meth:`HygieneEngine.annotate`): stamp
+the answer, remember its fingerprints, flag overflow, attach the report. The callback's
+hooks and the SDK wrappers are thin calls into these.
+
+Failure behaviour: an internal error never blocks traffic unless ``fail_closed`` is set;
+the request goes out unchanged, and the error is logged by type (never content) and
+counted in :attr:`HygieneEngine.stats`.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import Counter
+from collections.abc import Mapping
+from typing import Any
+
+from litellm import ModelResponse
+from litellm.exceptions import BadRequestError
+
+from .._errors import InvalidMessageError
+from .._overflow import predict_overflow
+from .._target import TargetModel
+from ._annotate import attach_report, provenance_of, response_overflow, stamp
+from ._fingerprint import fingerprints
+from ._options import HygieneOptions
+from ._overflow_errors import predicted_overflow_error
+from ._report import CallReport, ReportBook
+from ._request import Prepared, prepare_request, prepare_request_sync, target_of
+from ._store import Provenance, ProvenanceStore
+from ._stores import build_store
+
+__all__ = ["HygieneEngine", "logger", "target_label"]
+
+logger = logging.getLogger("litellm_hygiene")
+
+
+def target_label(target: TargetModel) -> str:
+    """``provider/model`` for reports and headers."""
+    return f"{target.provider}/{target.model_id}" if target.provider else target.model_id
+
+
+class HygieneEngine:
+    """Hygiene for LiteLLM calls: options, provenance store, per-call reports, counters.
+
+    Args:
+        options: A :class:`HygieneOptions`; keyword arguments override its fields.
+        store: A provenance store to use instead of the one ``options`` describe.
+        **overrides: Option fields by name (``fail_closed=True``).
+
+    Attributes:
+        stats: Counters: ``requests``, ``changed``, ``unchanged``, ``restored``,
+            ``errors`` (and ``error:<Type>``), ``invalid_input``, ``overflow_flagged``,
+            ``overflow_upgraded``, ``overflow_rejected``, ``store_errors``.
+    """
+
+    def __init__(
+        self,
+        options: HygieneOptions | None = None,
+        *,
+        store: ProvenanceStore | None = None,
+        **overrides: Any,
+    ) -> None:
+        base = options or HygieneOptions()
+        self._options = base.with_updates(**overrides) if overrides else base
+        self._store = store
+        self._store_built = store is not None
+        self._book = ReportBook()
+        self.stats: Counter[str] = Counter()
+
+    @property
+    def options(self) -> HygieneOptions:
+        """The options in force."""
+        return self._options
+
+    @property
+    def store(self) -> ProvenanceStore | None:
+        """The provenance store, built on first use from the options."""
+        if not self._store_built:
+            self._store = build_store(self._options)
+            self._store_built = True
+        return self._store
+
+    def report_for(self, call_id: str | None) -> CallReport | None:
+        """The report of a call still in flight (or awaiting its proxy headers)."""
+        return self._book.get(call_id)
+
+    async def prepare(self, kwargs: Mapping[str, Any], report: CallReport) -> Prepared | None:
+        """Transform a call's messages; ``None`` when hygiene does not apply or failed open.
+
+        Raises:
+            ContextWindowExceededError: The request is predicted to overflow and
+                ``reject_predicted_overflow`` is set.
+            BadRequestError: ``fail_closed`` is set and a message cannot be read.
+            Exception: ``fail_closed`` is set and hygiene failed internally.
+        """
+        if not self._applies(kwargs):
+            return None
+        try:
+            prepared = await prepare_request(kwargs, self._options, self.store)
+        except Exception as err:
+            self._failed(err, report, kwargs)
+            return None
+        self._record(prepared, report)
+        self._check_prediction(kwargs, prepared)
+        return prepared
+
+    def prepare_sync(self, kwargs: Mapping[str, Any], report: CallReport) -> Prepared | None:
+        """:meth:`prepare` for the sync SDK wrappers (sync store calls)."""
+        if not self._applies(kwargs):
+            return None
+        try:
+            prepared = prepare_request_sync(kwargs, self._options, self.store)
+        except Exception as err:
+            self._failed(err, report, kwargs)
+            return None
+        self._record(prepared, report)
+        self._check_prediction(kwargs, prepared)
+        return prepared
+
+    def _applies(self, kwargs: Mapping[str, Any]) -> bool:
+        messages = kwargs.get("messages")
+        if not isinstance(messages, list) or not messages:
+            return False
+        self.stats["requests"] += 1
+        return self._options.enabled
+
+    def _record(self, prepared: Prepared, report: CallReport) -> None:
+        report.target = target_label(prepared.target)
+        report.changes = dict(prepared.changes)
+        report.restored = prepared.restored
+        self.stats["changed" if prepared.changed else "unchanged"] += 1
+        self.stats["restored"] += prepared.restored
+        if prepared.changed:
+            logger.info(
+                "litellm_hygiene: transformed request for %s: %s",
+                report.target,
+                ", ".join(f"{k}={v}" for k, v in sorted(prepared.changes.items())),
+            )
+
+    def _failed(self, err: Exception, report: CallReport, kwargs: Mapping[str, Any]) -> None:
+        """Fail open (log by type, count, send unchanged) or, if configured, raise."""
+        kind = type(err).__name__
+        report.error = kind
+        if isinstance(err, InvalidMessageError):
+            self.stats["invalid_input"] += 1
+            logger.warning(
+                "litellm_hygiene: unreadable message at index %d (field %s); %s",
+                err.index,
+                err.field,
+                "request rejected" if self._options.fail_closed else "request sent unchanged",
+            )
+            if self._options.fail_closed:
+                raise BadRequestError(
+                    message=f"litellm_hygiene: {err}",
+                    model=str(kwargs.get("model") or ""),
+                    llm_provider=str(kwargs.get("custom_llm_provider") or ""),
+                ) from err
+            return
+        self.stats["errors"] += 1
+        self.stats[f"error:{kind}"] += 1
+        logger.warning(
+            "litellm_hygiene: internal error %s; %s",
+            kind,
+            "request rejected" if self._options.fail_closed else "request sent unchanged",
+        )
+        if self._options.fail_closed:
+            raise err
+
+    def _check_prediction(self, kwargs: Mapping[str, Any], prepared: Prepared) -> None:
+        """Reject a request predicted not to fit, when configured to."""
+        if not self._options.reject_predicted_overflow:
+            return
+        target = prepared.target
+        try:
+            prediction = predict_overflow(
+                list(prepared.messages),
+                str(kwargs.get("model") or ""),
+                max_tokens=_int_or_none(
+                    kwargs.get("max_tokens") or kwargs.get("max_completion_tokens")
+                ),
+                context_window=_margin(target.capabilities.context_window, self._options),
+                tools=kwargs.get("tools") if isinstance(kwargs.get("tools"), list) else None,
+                model_info=_mapping_or_none(kwargs.get("model_info")),
+            )
+        except Exception as err:  # an estimate must never block traffic on its own
+            self._internal("overflow prediction", err)
+            return
+        if prediction.overflows:
+            self.stats["overflow_rejected"] += 1
+            logger.info("litellm_hygiene: rejected request predicted to overflow %s", target)
+            raise predicted_overflow_error(prediction, target)
+
+    async def annotate(
+        self, request_data: Mapping[str, Any], response: ModelResponse, report: CallReport
+    ) -> None:
+        """Stamp, remember, flag overflow, attach the report; never raises."""
+        try:
+            target = target_of(request_data)
+            for message, provenance in self._stamp(response, target, report):
+                await self._remember(message, provenance)
+            self._flag(response, target, request_data, report)
+        except Exception as err:  # the answer is already here: never lose it
+            self._internal("response annotation", err)
+        attach_report(response, report)
+
+    def annotate_sync(
+        self, request_data: Mapping[str, Any], response: ModelResponse, report: CallReport
+    ) -> None:
+        """:meth:`annotate` for the sync SDK wrappers."""
+        try:
+            target = target_of(request_data)
+            for message, provenance in self._stamp(response, target, report):
+                self._remember_sync(message, provenance)
+            self._flag(response, target, request_data, report)
+        except Exception as err:
+            self._internal("response annotation", err)
+        attach_report(response, report)
+
+    def _stamp(
+        self, response: ModelResponse, target: TargetModel, report: CallReport
+    ) -> list[tuple[Any, Provenance]]:
+        report.target = report.target or target_label(target)
+        if not self._options.stamp_responses:
+            return []
+        provenance = provenance_of(target)
+        return [(message, provenance) for message in stamp(response, provenance)]
+
+    def _flag(
+        self,
+        response: ModelResponse,
+        target: TargetModel,
+        request_data: Mapping[str, Any],
+        report: CallReport,
+    ) -> None:
+        report.overflow = response_overflow(response, target, request_data)
+        if report.overflow is not None:
+            self.stats["overflow_flagged"] += 1
+            logger.info(
+                "litellm_hygiene: response from %s overflowed its context window (%s)",
+                report.target,
+                report.overflow.signal,
+            )
+
+    def _internal(self, where: str, err: Exception) -> None:
+        self.stats["errors"] += 1
+        self.stats[f"error:{type(err).__name__}"] += 1
+        logger.warning("litellm_hygiene: %s failed: %s", where, type(err).__name__)
+
+    async def _remember(self, message: Any, provenance: Provenance) -> None:
+        store = self.store
+        keys = fingerprints(message)
+        if store is None or not keys:
+            return
+        try:
+            await store.aput(keys, provenance)
+        except Exception as err:
+            self.stats["store_errors"] += 1
+            logger.warning("litellm_hygiene: provenance store failed: %s", type(err).__name__)
+
+    def _remember_sync(self, message: Any, provenance: Provenance) -> None:
+        store = self.store
+        keys = fingerprints(message)
+        if store is None or not keys:
+            return
+        try:
+            store.put(keys, provenance)
+        except Exception as err:
+            self.stats["store_errors"] += 1
+            logger.warning("litellm_hygiene: provenance store failed: %s", type(err).__name__)
+
+
+def _int_or_none(value: Any) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def _mapping_or_none(value: Any) -> Mapping[str, Any] | None:
+    return value if isinstance(value, Mapping) else None
+
+
+def _margin(window: int | None, options: HygieneOptions) -> int | None:
+    if window is None or not options.overflow_margin:
+        return window
+    return max(1, int(window * (1.0 - options.overflow_margin)))
