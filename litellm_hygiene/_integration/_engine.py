@@ -132,9 +132,9 @@ class HygieneEngine:
         report.target = target_label(prepared.target)
         report.changes = dict(prepared.changes)
         report.restored = prepared.restored
-        self.stats["changed" if prepared.changed else "unchanged"] += 1
+        self.stats["changed" if prepared.changes else "unchanged"] += 1
         self.stats["restored"] += prepared.restored
-        if prepared.changed:
+        if prepared.changes:
             logger.info(
                 "litellm_hygiene: transformed request for %s: %s",
                 report.target,

@@ -33,19 +33,17 @@ class Prepared:
     Attributes:
         target: The resolved deployment.
         messages: The messages to send: the caller's own list when nothing changed.
-        changes: Count of changes per kind (no content).
+        changes: Count of changes per kind (no content). Removing hygiene's own stamp
+            is bookkeeping, not a change to the conversation, so it is not counted.
         restored: Assistant turns whose provenance came from the store.
+        changed: Whether ``messages`` differ from the caller's (stamps removed count).
     """
 
     target: TargetModel
     messages: Sequence[Any]
     changes: dict[str, int] = field(default_factory=dict)
     restored: int = 0
-
-    @property
-    def changed(self) -> bool:
-        """Whether the request sent differs from the caller's."""
-        return bool(self.changes)
+    changed: bool = False
 
 
 def target_of(kwargs: Mapping[str, Any]) -> TargetModel:
@@ -99,17 +97,26 @@ def _finish(
         tools=tools if isinstance(tools, list) else None,
         policy=_policy(target, options),
     )
-    changes = _count(result.report.changes)
-    if not changes and not restored:
+    if not result.report.changed and not restored:
         return Prepared(target=target, messages=messages)
-    return Prepared(target=target, messages=result.messages, changes=changes, restored=restored)
+    return Prepared(
+        target=target,
+        messages=result.messages,
+        changes=_count(result.report.changes),
+        restored=restored,
+        changed=True,
+    )
+
+
+_BOOKKEEPING = frozenset({"stamp_removed"})
+"""Change kinds that are hygiene's own bookkeeping, not changes to the conversation."""
 
 
 def _count(changes: Sequence[Any]) -> dict[str, int]:
-    """Changes per kind, leaving out provenance attribution (it changes nothing sent)."""
+    """Changes per kind, leaving out provenance attribution and stamp removal."""
     counts: dict[str, int] = {}
     for change in changes:
-        if change.step == "attribute_provenance":
+        if change.step == "attribute_provenance" or change.kind in _BOOKKEEPING:
             continue
         counts[change.kind] = counts.get(change.kind, 0) + 1
     return counts

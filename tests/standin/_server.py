@@ -1,0 +1,178 @@
+"""The stand-in HTTP server: answers LiteLLM's real provider requests on 127.0.0.1.
+
+Recording a cassette needs something at the other end of the wire. Instead of the real
+APIs (keys, money, non-determinism) the tests point LiteLLM's ``api_base`` at this
+server, which answers every request with the next reply the test script queued for that
+route, and logs what it received. It binds a free port on the loopback interface only,
+answers one request per connection (HTTP/1.0, so no keep-alive socket outlives a test),
+and :meth:`StandIn.close` joins its thread and closes its socket.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections import deque
+from dataclasses import dataclass
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from types import TracebackType
+from typing import Any, cast
+
+from ._reply import Reply, Route, route_of
+
+__all__ = ["ReceivedRequest", "StandIn"]
+
+
+@dataclass(frozen=True)
+class ReceivedRequest:
+    """One request as the stand-in received it.
+
+    Attributes:
+        method: The HTTP method.
+        path: The path and query string.
+        route: The route it matched, ``None`` for an unknown path.
+        headers: The headers, names lower-cased.
+        body: The parsed JSON body (``None`` when empty or not JSON).
+    """
+
+    method: str
+    path: str
+    route: Route | None
+    headers: dict[str, str]
+    body: Any
+
+
+class _Server(ThreadingHTTPServer):
+    daemon_threads = True
+    standin: StandIn
+
+
+class _Handler(BaseHTTPRequestHandler):
+    def log_message(self, format: str, *args: Any) -> None:
+        """Keep the test output quiet."""
+
+    def _read_body(self) -> bytes:
+        if self.headers.get("transfer-encoding", "").lower() == "chunked":
+            chunks = []
+            while size := int(self.rfile.readline().strip() or b"0", 16):
+                chunks.append(self.rfile.read(size))
+                self.rfile.readline()
+            self.rfile.readline()
+            return b"".join(chunks)
+        return self.rfile.read(int(self.headers.get("content-length") or 0))
+
+    def do_POST(self) -> None:
+        raw = self._read_body()
+        try:
+            body = json.loads(raw) if raw else None
+        except ValueError:
+            body = None
+        request = ReceivedRequest(
+            method="POST",
+            path=self.path,
+            route=route_of(self.path),
+            headers={k.lower(): v for k, v in self.headers.items()},
+            body=body,
+        )
+        reply = cast(_Server, self.server).standin.answer(request)
+        payload = reply.encoded()
+        self.send_response(reply.status)
+        for name, value in ({"content-type": "application/json"} | reply.headers).items():
+            self.send_header(name, value)
+        self.send_header("content-length", str(len(payload)))
+        self.send_header("connection", "close")
+        self.end_headers()
+        self.wfile.write(payload)
+
+
+class StandIn:
+    """A local provider stand-in: queued replies per route, and a log of requests.
+
+    Use as a context manager (or :meth:`start` / :meth:`close`)::
+
+        with StandIn() as server:
+            server.enqueue(anthropic.message(anthropic.text("hi")))
+            await litellm.acompletion(..., api_base=server.base_url)
+            server.received[0].body
+    """
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._queues: dict[Route, deque[Reply]] = {}
+        self.received: list[ReceivedRequest] = []
+        self.unanswered: list[ReceivedRequest] = []
+        self._server: _Server | None = None
+        self._thread: threading.Thread | None = None
+
+    @property
+    def base_url(self) -> str:
+        """``http://127.0.0.1:<port>`` of the running server."""
+        if self._server is None:
+            raise RuntimeError("the stand-in is not running")
+        host, port = self._server.server_address[:2]
+        return f"http://{host!s}:{port}"
+
+    def start(self) -> StandIn:
+        """Bind a free loopback port and serve in a background thread."""
+        server = _Server(("127.0.0.1", 0), _Handler)
+        server.standin = self
+        self._server = server
+        self._thread = threading.Thread(
+            target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
+        )
+        self._thread.start()
+        return self
+
+    def close(self) -> None:
+        """Stop serving, join the thread and close the listening socket."""
+        if self._server is not None:
+            self._server.shutdown()
+            self._server.server_close()
+            self._server = None
+        if self._thread is not None:
+            self._thread.join()
+            self._thread = None
+
+    def __enter__(self) -> StandIn:
+        return self.start()
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    def enqueue(self, *replies: Reply) -> None:
+        """Queue replies; each answers the next request on its own route, in order."""
+        with self._lock:
+            for reply in replies:
+                self._queues.setdefault(reply.route, deque()).append(reply)
+
+    def pending(self) -> dict[Route, int]:
+        """Replies queued and not yet served, per route."""
+        with self._lock:
+            return {route: len(queue) for route, queue in self._queues.items() if queue}
+
+    def reset(self) -> None:
+        """Forget queued replies and the request log (between tests)."""
+        with self._lock:
+            self._queues.clear()
+            self.received.clear()
+            self.unanswered.clear()
+
+    def answer(self, request: ReceivedRequest) -> Reply:
+        """Log ``request`` and pop the reply for its route (a 500 when none is queued)."""
+        with self._lock:
+            self.received.append(request)
+            queue = self._queues.get(request.route) if request.route else None
+            if queue:
+                return queue.popleft()
+            self.unanswered.append(request)
+        message = f"litellm-hygiene stand-in: no reply queued for POST {request.path}"
+        return Reply(
+            route=request.route or "chat-completions",
+            status=500,
+            body={"error": {"message": message, "type": "standin_error"}},
+        )
