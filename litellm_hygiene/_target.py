@@ -8,6 +8,7 @@ unknown (not false), and the caller may override any of them.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Mapping
 from typing import Any, Literal
@@ -114,6 +115,7 @@ def _provider_key(provider: str | None) -> str | None:
     return _PROVIDER_ALIASES.get(provider, provider) if provider else provider
 
 
+@functools.lru_cache(maxsize=256)
 def _canonical(model: str) -> str:
     name = model.lower()
     for prefix in _ROUTE_PREFIXES:
@@ -185,13 +187,17 @@ def resolve_target(
     """
     model_id, provider = split_provider(model, custom_llm_provider, api_base)
     resolved_api = api or api_for(provider, model_id)
-    info = lookup_model_info(model_id, provider) | dict(model_info or {})
-    caps = _capabilities(info)
-    if capabilities:
-        caps = caps.model_copy(update=dict(capabilities))
     bare_id = model_id
     for prefix in _ROUTE_PREFIXES:
         bare_id = bare_id.removeprefix(prefix)
+    # LiteLLM's map knows "gpt-5-mini", not the route "responses/gpt-5-mini".
+    known = (bare_id != model_id and lookup_model_info(bare_id, provider)) or lookup_model_info(
+        model_id, provider
+    )
+    info = known | dict(model_info or {})
+    caps = _capabilities(info)
+    if capabilities:
+        caps = caps.model_copy(update=dict(capabilities))
     return TargetModel(
         provider=provider,
         api=resolved_api,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterator
 from typing import Any
 
@@ -19,8 +20,45 @@ from litellm_hygiene._overflow import Overflow
 @pytest.fixture
 def callback_settings(monkeypatch: pytest.MonkeyPatch) -> Iterator[pytest.MonkeyPatch]:
     monkeypatch.setattr(_proxy, "_handler", None)
+    ours = logging.getLogger("litellm_hygiene")
+    handlers = list(ours.handlers)
     yield monkeypatch
     _proxy._handler = None
+    ours.handlers[:] = handlers
+
+
+def test_redis_without_a_host_is_a_startup_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in ("REDIS_HOST", "REDIS_URL"):
+        monkeypatch.delenv(name, raising=False)
+    with pytest.raises(ConfigurationError):
+        HygieneCallback(provenance_store="redis")
+
+
+async def test_a_failing_store_costs_neither_the_transform_nor_the_overflow_flag() -> None:
+    class Broken(MemoryStore):
+        async def aget(self, keys: Any) -> Any:
+            raise ConnectionError("down")
+
+        async def aput(self, keys: Any, provenance: Any) -> None:
+            raise ConnectionError("down")
+
+    callback = HygieneCallback(store=Broken())
+    history = [
+        {"role": "user", "content": "hi"},
+        {
+            "role": "assistant",
+            "content": None,
+            "tool_calls": [
+                {"id": "toolu_01", "type": "function", "function": {"name": "f", "arguments": "{}"}}
+            ],
+        },
+        {"role": "tool", "tool_call_id": "toolu_01", "content": "1"},
+    ]
+    kwargs = {"model": "mistral/mistral-large-latest", "messages": history, "litellm_call_id": "c"}
+    new = await callback.async_pre_call_deployment_hook(kwargs, "acompletion")
+    assert new is not None and len(new["messages"][1]["tool_calls"][0]["id"]) == 9
+    assert callback.stats["store_errors"] == 1
+    assert callback.stats["errors"] == 0
 
 
 def test_defaults_are_fail_open_with_an_in_process_store() -> None:

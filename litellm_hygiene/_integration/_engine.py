@@ -66,8 +66,10 @@ class HygieneEngine:
     ) -> None:
         base = options or HygieneOptions()
         self._options = base.with_updates(**overrides) if overrides else base
-        self._store = store
-        self._store_built = store is not None
+        # Built now, not on first use: a store that cannot be configured (Redis chosen,
+        # no host anywhere) is a startup error, never a per-request failure. Nothing
+        # connects yet.
+        self._store = store if store is not None else build_store(self._options)
         self._book = ReportBook()
         self.stats: Counter[str] = Counter()
 
@@ -78,10 +80,7 @@ class HygieneEngine:
 
     @property
     def store(self) -> ProvenanceStore | None:
-        """The provenance store, built on first use from the options."""
-        if not self._store_built:
-            self._store = build_store(self._options)
-            self._store_built = True
+        """The provenance store (``None`` when ``provenance_store`` is ``none``)."""
         return self._store
 
     def report_for(self, call_id: str | None) -> CallReport | None:
@@ -100,10 +99,12 @@ class HygieneEngine:
         if not self._applies(kwargs):
             return None
         try:
-            prepared = await prepare_request(kwargs, self._options, self.store)
+            prepared = await prepare_request(kwargs, self._options, self._store)
         except Exception as err:
             self._failed(err, report, kwargs)
             return None
+        if prepared.store_error:
+            self._store_failed_named(prepared.store_error)
         self._record(prepared, report)
         self._check_prediction(kwargs, prepared)
         return prepared
@@ -113,10 +114,12 @@ class HygieneEngine:
         if not self._applies(kwargs):
             return None
         try:
-            prepared = prepare_request_sync(kwargs, self._options, self.store)
+            prepared = prepare_request_sync(kwargs, self._options, self._store)
         except Exception as err:
             self._failed(err, report, kwargs)
             return None
+        if prepared.store_error:
+            self._store_failed_named(prepared.store_error)
         self._record(prepared, report)
         self._check_prediction(kwargs, prepared)
         return prepared
@@ -197,28 +200,43 @@ class HygieneEngine:
     async def annotate(
         self, request_data: Mapping[str, Any], response: ModelResponse, report: CallReport
     ) -> None:
-        """Stamp, remember, flag overflow, attach the report; never raises."""
-        try:
-            target = target_of(request_data)
-            for message, provenance in self._stamp(response, target, report):
-                await self._remember(message, provenance)
+        """Stamp, remember, flag overflow, attach the report; never raises.
+
+        Each step fails on its own: a store that cannot record the stamp does not cost
+        the overflow flag, and nothing costs the caller the answer.
+        """
+        target = self._annotation_target(request_data, report)
+        if target is not None:
+            try:
+                for message, provenance in self._stamp(response, target, report):
+                    await self._remember(message, provenance)
+            except Exception as err:
+                self._internal("response stamp", err)
             self._flag(response, target, request_data, report)
-        except Exception as err:  # the answer is already here: never lose it
-            self._internal("response annotation", err)
         attach_report(response, report)
 
     def annotate_sync(
         self, request_data: Mapping[str, Any], response: ModelResponse, report: CallReport
     ) -> None:
         """:meth:`annotate` for the sync SDK wrappers."""
-        try:
-            target = target_of(request_data)
-            for message, provenance in self._stamp(response, target, report):
-                self._remember_sync(message, provenance)
+        target = self._annotation_target(request_data, report)
+        if target is not None:
+            try:
+                for message, provenance in self._stamp(response, target, report):
+                    self._remember_sync(message, provenance)
+            except Exception as err:
+                self._internal("response stamp", err)
             self._flag(response, target, request_data, report)
-        except Exception as err:
-            self._internal("response annotation", err)
         attach_report(response, report)
+
+    def _annotation_target(
+        self, request_data: Mapping[str, Any], report: CallReport
+    ) -> TargetModel | None:
+        try:
+            return target_of(request_data)
+        except Exception as err:
+            self._internal("response target", err)
+            return None
 
     def _stamp(
         self, response: ModelResponse, target: TargetModel, report: CallReport
@@ -236,7 +254,11 @@ class HygieneEngine:
         request_data: Mapping[str, Any],
         report: CallReport,
     ) -> None:
-        report.overflow = response_overflow(response, target, request_data)
+        try:
+            report.overflow = response_overflow(response, target, request_data)
+        except Exception as err:
+            self._internal("overflow detection", err)
+            return
         if report.overflow is not None:
             self.stats["overflow_flagged"] += 1
             logger.info(
@@ -251,26 +273,31 @@ class HygieneEngine:
         logger.warning("litellm_hygiene: %s failed: %s", where, type(err).__name__)
 
     async def _remember(self, message: Any, provenance: Provenance) -> None:
-        store = self.store
-        keys = fingerprints(message)
-        if store is None or not keys:
+        if self._store is None:
             return
         try:
-            await store.aput(keys, provenance)
+            keys = fingerprints(message)
+            if keys:
+                await self._store.aput(keys, provenance)
         except Exception as err:
-            self.stats["store_errors"] += 1
-            logger.warning("litellm_hygiene: provenance store failed: %s", type(err).__name__)
+            self._store_failed(err)
+
+    def _store_failed(self, err: Exception) -> None:
+        self._store_failed_named(type(err).__name__)
+
+    def _store_failed_named(self, kind: str) -> None:
+        self.stats["store_errors"] += 1
+        logger.warning("litellm_hygiene: provenance store failed: %s", kind)
 
     def _remember_sync(self, message: Any, provenance: Provenance) -> None:
-        store = self.store
-        keys = fingerprints(message)
-        if store is None or not keys:
+        if self._store is None:
             return
         try:
-            store.put(keys, provenance)
+            keys = fingerprints(message)
+            if keys:
+                self._store.put(keys, provenance)
         except Exception as err:
-            self.stats["store_errors"] += 1
-            logger.warning("litellm_hygiene: provenance store failed: %s", type(err).__name__)
+            self._store_failed(err)
 
 
 def _int_or_none(value: Any) -> int | None:

@@ -9,6 +9,7 @@ before it loads callbacks). A bad setting stops the proxy at startup with a
 
 from __future__ import annotations
 
+import logging
 import threading
 from collections.abc import Mapping
 from typing import Any
@@ -37,9 +38,34 @@ def settings_from_litellm() -> Mapping[str, Any] | None:
 
 
 def proxy_handler() -> HygieneCallback:
-    """The process-wide handler the proxy registers, built once from its config."""
+    """The process-wide handler the proxy registers, built once from its config.
+
+    Raises:
+        ConfigurationError: The settings are invalid (an unknown key, a bad value, Redis
+            chosen with no host or URL anywhere): the proxy stops at startup.
+    """
     global _handler
     with _lock:
         if _handler is None:
             _handler = HygieneCallback(HygieneOptions.from_settings(settings_from_litellm()))
+            _log_with_litellm()
         return _handler
+
+
+def _log_with_litellm() -> None:
+    """Send hygiene's log records to the proxy's own log, where operators look.
+
+    The library logger has only a ``NullHandler``; inside the proxy it borrows the
+    handlers of LiteLLM's proxy logger (and so its level and secret filtering), unless
+    the operator configured logging already (a handler on ``litellm_hygiene`` or on
+    the root logger, which hygiene's records reach by propagation).
+    """
+    from litellm._logging import verbose_proxy_logger
+
+    ours = logging.getLogger("litellm_hygiene")
+    if logging.getLogger().handlers or any(
+        not isinstance(h, logging.NullHandler) for h in ours.handlers
+    ):
+        return
+    for handler in verbose_proxy_logger.handlers:
+        ours.addHandler(handler)

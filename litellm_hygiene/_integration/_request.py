@@ -37,6 +37,8 @@ class Prepared:
             is bookkeeping, not a change to the conversation, so it is not counted.
         restored: Assistant turns whose provenance came from the store.
         changed: Whether ``messages`` differ from the caller's (stamps removed count).
+        store_error: The type of a provenance store failure; the request was then
+            transformed without restored stamps.
     """
 
     target: TargetModel
@@ -44,6 +46,7 @@ class Prepared:
     changes: dict[str, int] = field(default_factory=dict)
     restored: int = 0
     changed: bool = False
+    store_error: str | None = None
 
 
 def target_of(kwargs: Mapping[str, Any]) -> TargetModel:
@@ -66,7 +69,10 @@ async def prepare_request(
     wanted = _unstamped_assistants(messages) if store is not None else []
     found: list[Provenance | None] = []
     if store is not None and wanted:
-        found = list(await asyncio.gather(*(store.aget(keys) for _, keys in wanted)))
+        try:
+            found = list(await asyncio.gather(*(store.aget(keys) for _, keys in wanted)))
+        except Exception as err:  # a store failure must not cost the transformation
+            return _finish(kwargs, messages, target, options, [], [], type(err).__name__)
     return _finish(kwargs, messages, target, options, wanted, found)
 
 
@@ -77,7 +83,10 @@ def prepare_request_sync(
     messages: Sequence[Any] = kwargs["messages"]
     target = target_of(kwargs)
     wanted = _unstamped_assistants(messages) if store is not None else []
-    found = [store.get(keys) for _, keys in wanted] if store is not None else []
+    try:
+        found = [store.get(keys) for _, keys in wanted] if store is not None else []
+    except Exception as err:  # a store failure must not cost the transformation
+        return _finish(kwargs, messages, target, options, [], [], type(err).__name__)
     return _finish(kwargs, messages, target, options, wanted, found)
 
 
@@ -88,6 +97,7 @@ def _finish(
     options: HygieneOptions,
     wanted: list[tuple[int, tuple[str, ...]]],
     found: Sequence[Provenance | None],
+    store_error: str | None = None,
 ) -> Prepared:
     stamped, restored = _with_stamps(messages, wanted, found)
     tools = kwargs.get("tools")
@@ -98,13 +108,14 @@ def _finish(
         policy=_policy(target, options),
     )
     if not result.report.changed and not restored:
-        return Prepared(target=target, messages=messages)
+        return Prepared(target=target, messages=messages, store_error=store_error)
     return Prepared(
         target=target,
         messages=result.messages,
         changes=_count(result.report.changes),
         restored=restored,
         changed=True,
+        store_error=store_error,
     )
 
 

@@ -1,0 +1,290 @@
+"""End to end through a real ``litellm --config`` proxy process, driven by the OpenAI SDK.
+
+One proxy with hygiene at its defaults, every model group's ``api_base`` pointing at the
+provider stand-in (``tests.standin``). What the tests read: the bodies the stand-in
+received (after LiteLLM's own transformation for the provider), the
+``x-litellm-hygiene-*`` response headers, and what the client gets back. Two instances
+sharing Redis, and failure injection, are in ``test_proxy_instances.py``.
+
+The proxy starts once for the module (importing ``litellm.proxy`` takes seconds).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, cast
+
+import openai
+import pytest
+import yaml
+
+from tests.proxy_server import (
+    STAMP,
+    ProxyServer,
+    chat,
+    hygiene_headers,
+    json_keys,
+    proxy_client,
+    running_proxies,
+    standin_config,
+)
+from tests.standin import Reply, StandIn, anthropic, mistral, openai_chat
+
+CLAUDE_MODEL = "claude-sonnet-4-5-20250929"
+SIGNATURE = "RXVnQ2tZSUJoQUNHMmJ3VWVaTHNpZ25hdHVyZQ=="
+TOOLU = "toolu_01A09q90qw90lq917835lq9"
+MISTRAL_ID = re.compile(r"[A-Za-z0-9]{9}")
+EXAMPLE_CONFIG = Path(__file__).resolve().parent.parent / "examples" / "proxy_config.yaml"
+
+Json = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Stack:
+    standin: StandIn
+    client: openai.OpenAI
+
+
+@pytest.fixture(scope="module")
+def stack() -> Iterator[Stack]:
+    with StandIn() as standin:
+        server = ProxyServer("defaults", standin_config(standin.base_url))
+        with running_proxies([server]), proxy_client(server) as client:
+            yield Stack(standin, client)
+
+
+@pytest.fixture
+def standin(stack: Stack) -> StandIn:
+    """The stand-in with no queued replies and an empty request log."""
+    stack.standin.reset()
+    return stack.standin
+
+
+def bodies(standin: StandIn) -> list[Json]:
+    return [request.body for request in standin.received]
+
+
+def changes(headers: dict[str, str]) -> dict[str, int]:
+    raw = headers["x-litellm-hygiene-changes"]
+    if raw == "none":
+        return {}
+    return {k: int(v) for k, v in (pair.split("=") for pair in raw.split(", "))}
+
+
+def claude_history() -> list[Json]:
+    """A turn as the proxy returns Anthropic answers: signed thinking, a toolu_ call."""
+    thinking = [{"type": "thinking", "thinking": "Multiply.", "signature": SIGNATURE}]
+    call = {"name": "multiply", "arguments": '{"a": 6, "b": 7}'}
+    return [
+        {"role": "user", "content": "What is 6*7?"},
+        {
+            "role": "assistant",
+            "content": "",
+            "reasoning_content": "Multiply.",
+            "thinking_blocks": thinking,
+            "provider_specific_fields": {"thinking_blocks": thinking},
+            "tool_calls": [{"id": TOOLU, "type": "function", "function": call}],
+        },
+        {"role": "tool", "tool_call_id": TOOLU, "content": "42"},
+    ]
+
+
+def mistral_ok(seed: str) -> Reply:
+    return mistral.completion("42.", model="mistral-large-latest", seed=seed)
+
+
+def assert_valid_for_mistral(body: Json) -> None:
+    assistant, tool = body["messages"][1], body["messages"][2]
+    new_id = assistant["tool_calls"][0]["id"]
+    assert MISTRAL_ID.fullmatch(new_id), new_id
+    assert tool["tool_call_id"] == new_id
+    assert assistant["content"] == "Multiply."  # the thinking, kept as text
+    found = json_keys(body)
+    assert not found & {"thinking_blocks", "provider_specific_fields", "reasoning_content"}
+    assert STAMP not in found
+    assert SIGNATURE not in json.dumps(body)
+
+
+# -- 1. the upstream body is valid for its target ----------------------------------------
+
+
+def test_anthropic_history_reaches_mistral_as_a_valid_mistral_body(
+    stack: Stack, standin: StandIn
+) -> None:
+    standin.enqueue(mistral_ok("t1"))
+    answer = chat(stack.client, "mistral", claude_history())
+    [body] = bodies(standin)
+    assert_valid_for_mistral(body)
+    assert changes(answer.headers) == {
+        "response_field_removed": 2,  # reasoning_content, provider_specific_fields
+        "thinking_to_text": 1,
+        "tool_call_id_renamed": 1,
+        "tool_result_id_renamed": 1,
+    }
+    assert answer.headers["x-litellm-hygiene-target"] == "mistral/mistral-large-latest"
+
+
+def test_anthropic_history_reaches_openai_without_anthropic_fields(
+    stack: Stack, standin: StandIn
+) -> None:
+    """LiteLLM forwards ``thinking_blocks`` to OpenAI verbatim; hygiene removes them."""
+    standin.enqueue(openai_chat.completion("42.", model="gpt-4o-2024-08-06", seed="t1o"))
+    answer = chat(stack.client, "gpt", claude_history())
+    [body] = bodies(standin)
+    assert not json_keys(body) & {"thinking_blocks", "provider_specific_fields", STAMP}
+    assert SIGNATURE not in json.dumps(body)
+    assert changes(answer.headers)
+    assert answer.headers["x-litellm-hygiene-target"] == "openai/gpt-4o"
+
+
+# -- 2. the stamp's round trip ----------------------------------------------------------------
+
+
+def test_stamp_round_trip_replays_the_same_model_signature(stack: Stack, standin: StandIn) -> None:
+    thinking = anthropic.thinking("Look it up.", seed="t2")
+    call = anthropic.tool_use("lookup", {"q": "t2"}, seed="t2")
+    standin.enqueue(anthropic.message(thinking, call, model=CLAUDE_MODEL, seed="t2"))
+    first = chat(stack.client, "claude", [{"role": "user", "content": "Look it up."}])
+    assert first.message[STAMP] == {
+        "provider": "anthropic",
+        "api": "anthropic-messages",
+        "model": "claude-sonnet-4-5",
+    }
+    history = [
+        {"role": "user", "content": "Look it up."},
+        first.message,  # as the client dumped it: stamp, thinking_blocks, tool_calls
+        {"role": "tool", "tool_call_id": call["id"], "content": "found"},
+    ]
+    standin.enqueue(anthropic.message(anthropic.text("Found."), model=CLAUDE_MODEL, seed="t2b"))
+    second = chat(stack.client, "claude", history)
+    body = bodies(standin)[1]
+    assert STAMP not in json_keys(body)
+    assert body["messages"][1]["content"] == [thinking, call]  # signature byte for byte
+    assert changes(second.headers) == {}  # removing the stamp is not a counted change
+    assert "x-litellm-hygiene-restored" not in second.headers
+
+
+# -- 3. the Router fallback through the proxy -------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("status", "kind"), [(529, "overloaded_error"), (500, "api_error")], ids=["529", "500"]
+)
+def test_fallback_hop_to_mistral_gets_a_mistral_valid_body(
+    stack: Stack, standin: StandIn, status: int, kind: str
+) -> None:
+    standin.enqueue(anthropic.error(status, kind, "Overloaded", seed=f"t3-{status}"))
+    standin.enqueue(mistral_ok(f"t3-{status}"))
+    answer = chat(stack.client, "claude", claude_history())
+    assert [r.route for r in standin.received] == ["anthropic-messages", "chat-completions"]
+    anthropic_body, mistral_body = bodies(standin)
+    claude_turn = anthropic_body["messages"][1]["content"]
+    assert claude_turn[0]["signature"] == SIGNATURE  # the first hop: Claude's own turn
+    assert claude_turn[-1]["id"] == TOOLU
+    assert_valid_for_mistral(mistral_body)  # the fallback hop: made valid for Mistral
+    assert answer.headers["x-litellm-hygiene-target"] == "mistral/mistral-large-latest"
+    assert answer.message[STAMP]["provider"] == "mistral"
+
+
+# -- 4. overflow ------------------------------------------------------------------------------
+
+
+def test_context_window_stop_reason_is_reported_in_a_header(stack: Stack, standin: StandIn) -> None:
+    """LiteLLM turns Anthropic's ``model_context_window_exceeded`` into a plain stop."""
+    standin.enqueue(
+        anthropic.message(
+            anthropic.text("Partial"),
+            model=CLAUDE_MODEL,
+            seed="t4a",
+            stop_reason="model_context_window_exceeded",
+            input_tokens=199_990,
+            output_tokens=10,
+        )
+    )
+    answer = chat(stack.client, "claude", [{"role": "user", "content": "hi"}])
+    assert answer.headers["x-litellm-hygiene-overflow"] == (
+        "kind=stop_reason; signal=model_context_window_exceeded; "
+        "input_tokens=199990; context_window=200000"
+    )
+
+
+def overflow_error_of(client: openai.OpenAI, model: str) -> openai.BadRequestError:
+    with pytest.raises(openai.BadRequestError) as caught:
+        client.chat.completions.create(
+            model=model, messages=[{"role": "user", "content": "a very long prompt"}]
+        )
+    return caught.value
+
+
+def test_mistral_overflow_reaches_the_client_like_litellms_own_overflow_error(
+    stack: Stack, standin: StandIn
+) -> None:
+    """Ours (the failure hook) next to LiteLLM's own mapping of OpenAI's overflow.
+
+    Same status, class, ``type``, ``param``, ``code`` and message prefix. LiteLLM's own
+    also has the Router's ``context_window_fallbacks`` hint in its message and the
+    provider's ``llm_provider-*`` headers; a hook-made ``HTTPException`` has neither.
+    """
+    standin.enqueue(mistral.overflow_error())
+    ours = overflow_error_of(stack.client, "mistral")
+    standin.enqueue(
+        openai_chat.error(
+            400,
+            "This model's maximum context length is 128000 tokens. However, your messages "
+            "resulted in 150004 tokens. Please reduce the length of the messages.",
+            "invalid_request_error",
+            "context_length_exceeded",
+        )
+    )
+    theirs = overflow_error_of(stack.client, "gpt")
+    prefix = "litellm.ContextWindowExceededError: litellm.BadRequestError: "
+    for error in (ours, theirs):
+        assert error.status_code == 400
+        assert isinstance(error.body, dict)
+        assert error.body["message"].startswith(prefix)
+        assert (error.type, error.param, error.code) == ("invalid_request_error", None, "400")
+    assert set(cast(Json, ours.body)) == set(cast(Json, theirs.body))
+    assert "MistralException" in ours.message
+    assert "too large for model with 131072 maximum context length" in ours.message
+    assert hygiene_headers(ours.response.headers)["x-litellm-hygiene-overflow"] == (
+        "kind=error_pattern; signal=mistral_too_large_for_model; "
+        "input_tokens=150004; context_window=131072"
+    )
+    assert len(standin.received) == 2  # one attempt each: no retry, no fallback
+
+
+# -- the example config -----------------------------------------------------------------------
+
+
+@pytest.mark.filterwarnings("ignore:Items? .* (is|are) using the `ReadOnly` qualifier:UserWarning")
+def test_example_config_is_valid(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The example parses, sets no ``api_base``, and shows every option but the optional
+    Redis credentials and ``unknown_provenance`` (which it documents in comments)."""
+    from litellm_hygiene import HygieneOptions
+
+    config = yaml.safe_load(EXAMPLE_CONFIG.read_text(encoding="utf-8"))
+    assert config["litellm_settings"]["callbacks"] == "litellm_hygiene.proxy_handler"
+    for deployment in config["model_list"]:
+        params = deployment["litellm_params"]
+        assert "api_base" not in params
+        assert params["api_key"].startswith("os.environ/")
+    section = config["callback_settings"]["litellm_hygiene"]
+    environment = {"REDIS_HOST": "redis.internal", "REDIS_PORT": "6379"}
+    for name, value in environment.items():
+        monkeypatch.setenv(name, value)
+    named = {v.removeprefix("os.environ/") for v in section.values() if str(v).startswith("os.")}
+    assert named <= set(environment)
+    options = HygieneOptions.from_settings(section)  # unknown keys and bad values raise
+    assert set(section) == set(HygieneOptions.model_fields) - {
+        "redis_password",
+        "redis_username",
+        "redis_url",
+        "redis_ssl",
+        "redis_db",
+        "unknown_provenance",
+    }
+    assert (options.provenance_store, options.redis_port) == ("redis", 6379)
