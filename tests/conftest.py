@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import inspect
 import os
 from collections.abc import Iterator
 
@@ -44,3 +46,24 @@ def isolated_litellm_callbacks() -> Iterator[None]:
     yield
     for name, value in saved.items():
         setattr(litellm, name, value)
+
+
+@pytest.fixture(autouse=True)
+def _event_loop_for_sync_tests(request: pytest.FixtureRequest) -> Iterator[None]:
+    """Give each sync test an event loop of its own, and close it afterwards.
+
+    LiteLLM's sync paths call ``asyncio.get_event_loop()``, which on Python 3.11 creates
+    and installs a loop when there is none. The next async test replaces it without
+    closing it, and its garbage collection later fails an unrelated test with an
+    "unclosed event loop" ResourceWarning. A loop owned and closed here never leaks.
+    """
+    if inspect.iscoroutinefunction(getattr(request.node, "function", None)):
+        yield
+        return
+    loop = asyncio.new_event_loop()
+    asyncio.set_event_loop(loop)
+    try:
+        yield
+    finally:
+        asyncio.set_event_loop(None)
+        loop.close()

@@ -64,6 +64,7 @@ listed in :data:`SKIPPED_REPLAYS` (empty today) rather than silently dropped.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import functools
 import gzip
@@ -762,6 +763,21 @@ _REPLAY_MESSAGES: list[dict[str, str]] = [{"role": "user", "content": "Replay of
 
 
 def _call_litellm(
+    litellm: Any, plan: _Plan, kwargs: dict[str, object]
+) -> tuple[ModelResponse, tuple[ModelResponseStream, ...]]:
+    # LiteLLM's sync path calls asyncio.get_event_loop(), which creates and installs a
+    # loop when none is set; the replays run at collection time, outside any test's
+    # loop. Own that loop and close it, or a later async test drops it unclosed.
+    loop = asyncio.new_event_loop()
+    asyncio.set_event_loop(loop)
+    try:
+        return _call_litellm_in_loop(litellm, plan, kwargs)
+    finally:
+        asyncio.set_event_loop(None)
+        loop.close()
+
+
+def _call_litellm_in_loop(
     litellm: Any, plan: _Plan, kwargs: dict[str, object]
 ) -> tuple[ModelResponse, tuple[ModelResponseStream, ...]]:
     if not plan.stream:
