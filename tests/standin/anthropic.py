@@ -2,7 +2,8 @@
 
 Shapes follow real recordings: thinking blocks carry a base64 ``signature``, tool calls
 are ``tool_use`` blocks with ``toolu_01`` + 22 base62 ids, ``usage`` reports the cache
-fields, and errors come in the ``{"type": "error", "error": {...}}`` envelope.
+fields and ``inference_geo`` (returned by current API versions), and errors come in the
+``{"type": "error", "error": {...}}`` envelope.
 """
 
 from __future__ import annotations
@@ -66,6 +67,7 @@ def message(
                 "cache_creation": {"ephemeral_5m_input_tokens": 0, "ephemeral_1h_input_tokens": 0},
                 "output_tokens": output_tokens,
                 "service_tier": "standard",
+                "inference_geo": "not_available",
             },
         },
     )

@@ -1,0 +1,400 @@
+"""The stand-in's reply builders answer in the exact shape of real provider responses.
+
+The cassettes in ``cassettes/`` were recorded against the local stand-in
+(:mod:`tests.standin`), so they are only as faithful as its reply builders. This module
+compares, per wire format, a builder response with one or more *real* successful responses
+recorded by others (``../shared/corpus``, loaded with :mod:`tests.corpus`).
+
+What is compared is the *shape*: every path of the JSON document (object keys, and list
+items matched by their ``type`` tag, or by their kind key where items are untagged, such as
+Gemini parts and Bedrock content blocks) with the set of JSON value types seen there.
+
+* A path a real response has and the builder's lacks is a failure.
+* A path the builder has that no real response of that kind has is a failure.
+* A value type the builder uses at a path where no real response uses it is a failure.
+
+Exceptions are listed explicitly, with the reason, in :data:`ALLOWANCES` (a difference that
+is provably optional or version-dependent) and :data:`OPAQUE` (request-defined content whose
+inner keys are not part of the provider's shape, such as tool-call arguments). A test checks
+that every allowance is still needed, so the tables cannot go stale.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+
+from .corpus import load_interactions
+from .standin import (
+    anthropic,
+    bedrock,
+    deepseek,
+    gemini,
+    mistral,
+    openai_chat,
+    openai_responses,
+)
+from .standin._reply import Json
+
+Shape = dict[str, frozenset[str]]
+"""``path -> JSON value types seen there`` (``object``, ``array``, ``string``, ...)."""
+
+# --------------------------------------------------------------------------------------------
+# The real responses each builder is compared with (cassette path relative to the corpus'
+# cassettes/ folder, interaction index). All are non-streaming HTTP 200 bodies.
+# --------------------------------------------------------------------------------------------
+
+_PAI = "pydantic-ai/tests/models/cassettes/"
+ANTHROPIC_REAL = (
+    # claude-sonnet-4: thinking (signature) + text + tool_use
+    (_PAI + "test_anthropic/test_anthropic_tool_with_thinking.yaml", 0),
+    # claude-sonnet-4-5: thinking (signature) + text
+    (_PAI + "test_anthropic/test_anthropic_model_thinking_part.yaml", 0),
+    # claude-haiku-4-5: text + four parallel tool_use blocks
+    (_PAI + "test_anthropic/test_multiple_parallel_tool_calls.yaml", 0),
+)
+GEMINI_25_CALL_REAL = (
+    # gemini-2.5-pro: functionCall with thoughtSignature
+    (_PAI + "test_google/test_google_prompted_output_with_tools.yaml", 0),
+)
+GEMINI_25_THOUGHT_REAL = (
+    # gemini-2.5-pro: thought summary + signed text
+    (_PAI + "test_google/test_google_model_thinking_part_from_other_model.yaml", 1),
+)
+GEMINI_3_CALL_REAL = (
+    # gemini-3-pro-preview: functionCall with thoughtSignature
+    (_PAI + "test_google/test_thinking_with_tool_calls_from_other_model.yaml", 2),
+    # gemini-3 (vercel/ai raw response fixture): functionCall with thoughtSignature
+    ("vercel-ai/packages/google/src/__fixtures__/google-tool-call-gemini3.json", 0),
+)
+GEMINI_3_THOUGHT_REAL = (
+    # gemini-3-pro-preview: thought summary + signed text
+    (_PAI + "test_google/test_google_model_thinking_part.yaml", 0),
+)
+OPENAI_CHAT_REAL = (
+    # gpt-4o-2024-08-06: tool_calls, content null
+    (_PAI + "test_openai/test_openai_tool_output.yaml", 0),
+)
+OPENAI_RESPONSES_REAL = (
+    # gpt-5-2025-08-07: reasoning (encrypted_content, summaries) + function_call
+    (_PAI + "test_openai_responses/test_openai_responses_thinking_with_tool_calls.yaml", 0),
+    # gpt-5-2025-08-07: the follow-up answer, a message item with output_text
+    (_PAI + "test_openai_responses/test_openai_responses_thinking_with_tool_calls.yaml", 1),
+)
+MISTRAL_REAL = (
+    # mistral-large-latest: tool_calls with a 9-char id and an index
+    (_PAI + "test_tool_choice_matrix/test_tool_choice_matrix[auto-mistral].yaml", 0),
+    # mistral-small-latest (vercel/ai raw response fixture): tool_calls
+    ("vercel-ai/packages/mistral/src/__fixtures__/mistral-tool-call.json", 0),
+)
+BEDROCK_REAL = (
+    # Claude 3.7 on Bedrock Converse: reasoningContent (signature) + text + toolUse
+    (_PAI + "test_bedrock/test_bedrock_anthropic_tool_with_thinking.yaml", 0),
+    # Claude Sonnet 4 on Bedrock Converse: reasoningContent (signature) + text
+    (_PAI + "test_bedrock/test_bedrock_model_thinking_part_from_other_model.yaml", 1),
+)
+DEEPSEEK_REAL = (
+    # deepseek-v4-flash: reasoning_content + content + one tool call
+    (_PAI + "test_deepseek/test_deepseek_deferred_capability_with_thinking.yaml", 0),
+    # ... two parallel tool calls
+    (_PAI + "test_deepseek/test_deepseek_deferred_capability_with_thinking.yaml", 1),
+    # ... the final answer: reasoning_content + content, no tool calls
+    (_PAI + "test_deepseek/test_deepseek_deferred_capability_with_thinking.yaml", 2),
+)
+
+# --------------------------------------------------------------------------------------------
+# Exceptions, each with its reason
+# --------------------------------------------------------------------------------------------
+
+OPAQUE: dict[str, str] = {
+    "$.content[tool_use].input": "tool arguments: keys come from the request's tool schema",
+    "$.candidates[*].content.parts[functionCall].functionCall.args": (
+        "tool arguments: keys come from the request's tool schema"
+    ),
+    "$.output.message.content[toolUse].toolUse.input": (
+        "tool arguments: keys come from the request's tool schema"
+    ),
+    "$.tools": (
+        "Responses API echo of the request's `tools` (the stand-in does not echo requests; "
+        "LiteLLM's Responses bridge ignores it)"
+    ),
+}
+"""Paths whose *contents* are request-defined: only the value type at the path is compared."""
+
+ALLOWANCES: dict[tuple[str, str], str] = {
+    ("gemini-2.5 functionCall", "$.usageMetadata.serviceTier"): (
+        "only the newest Gemini recording (gemini-2.5-pro, 2026) has it; the gemini-2.5-pro "
+        "thought recording and all three Gemini 3 recordings (incl. vercel/ai's 2026 "
+        "fixture) do not, so the API returns it only on some versions/tiers"
+    ),
+    ("openai-responses reasoning+function_call", "$.instructions"): (
+        "echo of the request's `instructions`: a string only when the request sent one "
+        "(null otherwise); the real recordings sent a system prompt"
+    ),
+}
+"""``(case, path) -> reason`` for a difference that is provably optional/version-dependent."""
+
+# --------------------------------------------------------------------------------------------
+# Shapes
+# --------------------------------------------------------------------------------------------
+
+_KIND_KEYS = ("functionCall", "functionResponse", "reasoningContent", "toolUse", "text")
+"""Kind keys of untagged list items (Gemini parts, Bedrock content blocks), by priority."""
+
+
+def _json_type(value: object) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int):
+        return "integer"
+    if isinstance(value, float):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, list):
+        return "array"
+    if isinstance(value, Mapping):
+        return "object"
+    raise TypeError(f"not a JSON value: {value!r}")
+
+
+def _kind(item: object) -> str:
+    """How a list item is matched: its ``type`` tag, else its kind key, else ``*``."""
+    if not isinstance(item, Mapping):
+        return "*"
+    tag = item.get("type")
+    if isinstance(tag, str):
+        return tag
+    if item.get("thought") is True:
+        return "thought"
+    return next((key for key in _KIND_KEYS if key in item), "*")
+
+
+def shape_of(value: object, path: str = "$") -> Shape:
+    """Every path of ``value`` with the JSON types found there."""
+    found: dict[str, set[str]] = {}
+
+    def walk(node: object, at: str) -> None:
+        found.setdefault(at, set()).add(_json_type(node))
+        if at in OPAQUE:
+            return
+        if isinstance(node, Mapping):
+            for key, child in node.items():
+                walk(child, f"{at}.{key}")
+        elif isinstance(node, list):
+            for item in node:
+                walk(item, f"{at}[{_kind(item)}]")
+
+    walk(value, path)
+    return {p: frozenset(types) for p, types in found.items()}
+
+
+@dataclass(frozen=True)
+class Difference:
+    path: str
+    problem: str
+
+    def __str__(self) -> str:
+        return f"{self.path}: {self.problem}"
+
+
+def differences(builder: Shape, reals: Mapping[str, Shape]) -> list[Difference]:
+    """Every way ``builder`` departs from the real shapes (``label -> shape``)."""
+    out: list[Difference] = []
+    union: dict[str, set[str]] = {}
+    for label, real in reals.items():
+        for path, types in real.items():
+            union.setdefault(path, set()).update(types)
+            if path not in builder:
+                out.append(Difference(path, f"real response has it, builder lacks it ({label})"))
+    for path, types in builder.items():
+        if path not in union:
+            out.append(Difference(path, "builder has it, no real response does"))
+        elif extra := sorted(types - union[path]):
+            out.append(
+                Difference(path, f"builder uses type {extra}, real ones {sorted(union[path])}")
+            )
+    return out
+
+
+# --------------------------------------------------------------------------------------------
+# Builder responses, one per case, with the same kinds of parts as the real ones
+# --------------------------------------------------------------------------------------------
+
+
+def _anthropic() -> Json:
+    return anthropic.message(
+        anthropic.thinking("I should look up the weather in Paris.", seed="shape"),
+        anthropic.text("Let me check the weather."),
+        anthropic.tool_use("get_weather", {"city": "Paris"}, seed="shape"),
+        model="claude-sonnet-4-20250514",
+        seed="shape",
+    ).body
+
+
+def _gemini_call(model_version: str) -> Callable[[], Json]:
+    def build() -> Json:
+        return gemini.generate_content(
+            gemini.function_call("get_weather", {"city": "Paris"}, seed="shape"),
+            model_version=model_version,
+            seed="shape",
+        ).body
+
+    return build
+
+
+def _gemini_thought(model_version: str) -> Callable[[], Json]:
+    def build() -> Json:
+        return gemini.generate_content(
+            gemini.thought("**Checking the weather**\n\nParis first."),
+            gemini.text("It is 18°C in Paris.", seed="shape"),
+            model_version=model_version,
+            seed="shape",
+        ).body
+
+    return build
+
+
+def _openai_chat() -> Json:
+    return openai_chat.completion(
+        None,
+        model="gpt-4o-2024-08-06",
+        seed="shape",
+        tool_calls=[openai_chat.tool_call("get_weather", {"city": "Paris"}, seed="shape")],
+    ).body
+
+
+def _openai_responses() -> Json:
+    return openai_responses.response(
+        openai_responses.reasoning(["**Weather**\n\nLook it up."], seed="shape"),
+        openai_responses.function_call("get_weather", {"city": "Paris"}, seed="shape"),
+        openai_responses.message("It is 18°C in Paris.", seed="shape"),
+        model="gpt-5-2025-08-07",
+        seed="shape",
+    ).body
+
+
+def _mistral() -> Json:
+    return mistral.completion(
+        "",
+        model="mistral-large-latest",
+        seed="shape",
+        tool_calls=[mistral.tool_call("get_weather", {"city": "Paris"}, seed="shape")],
+    ).body
+
+
+def _bedrock() -> Json:
+    return bedrock.converse(
+        bedrock.reasoning("I should look up the weather in Paris.", seed="shape"),
+        bedrock.text("Let me check the weather."),
+        bedrock.tool_use("get_weather", {"city": "Paris"}, seed="shape"),
+    ).body
+
+
+def _deepseek() -> Json:
+    return deepseek.completion(
+        "Let me check the weather.",
+        model="deepseek-reasoner",
+        seed="shape",
+        reasoning_content="I should look up the weather in Paris.",
+        tool_calls=[deepseek.tool_call("get_weather", {"city": "Paris"}, seed="shape")],
+    ).body
+
+
+@dataclass(frozen=True)
+class Case:
+    name: str
+    build: Callable[[], Json]
+    real: tuple[tuple[str, int], ...]
+
+
+CASES = (
+    Case("anthropic thinking+tool_use", _anthropic, ANTHROPIC_REAL),
+    Case("gemini-2.5 functionCall", _gemini_call("gemini-2.5-pro"), GEMINI_25_CALL_REAL),
+    Case(
+        "gemini-2.5 thought+signed text", _gemini_thought("gemini-2.5-pro"), GEMINI_25_THOUGHT_REAL
+    ),
+    Case("gemini-3 functionCall", _gemini_call("gemini-3-pro-preview"), GEMINI_3_CALL_REAL),
+    Case(
+        "gemini-3 thought+signed text",
+        _gemini_thought("gemini-3-pro-preview"),
+        GEMINI_3_THOUGHT_REAL,
+    ),
+    Case("openai-chat tool_calls", _openai_chat, OPENAI_CHAT_REAL),
+    Case("openai-responses reasoning+function_call", _openai_responses, OPENAI_RESPONSES_REAL),
+    Case("mistral tool_calls", _mistral, MISTRAL_REAL),
+    Case("bedrock reasoningContent+toolUse", _bedrock, BEDROCK_REAL),
+    Case("deepseek reasoning_content+tool_calls", _deepseek, DEEPSEEK_REAL),
+)
+
+
+def _real_body(cassette: str, index: int) -> Any:
+    """One recorded response body (skips the calling test when the corpus is absent)."""
+    interaction = load_interactions(cassette)[index]
+    response = interaction.response
+    assert response.status == 200, f"{cassette}#{index}: status {response.status}"
+    assert response.stream_format is None, f"{cassette}#{index}: a stream, not a body"
+    assert isinstance(response.json, dict), f"{cassette}#{index}: not a JSON object"
+    return response.json
+
+
+def _raw_differences(case: Case) -> list[Difference]:
+    reals = {f"{c}#{i}": shape_of(_real_body(c, i)) for c, i in case.real}
+    return differences(shape_of(case.build()), reals)
+
+
+# --------------------------------------------------------------------------------------------
+# Tests
+# --------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
+def test_builder_has_the_shape_of_real_responses(case: Case) -> None:
+    found = [d for d in _raw_differences(case) if (case.name, d.path) not in ALLOWANCES]
+    assert not found, f"{case.name}: builder shape departs from the real responses:\n" + "\n".join(
+        f"  {d}" for d in found
+    )
+
+
+def test_every_allowance_is_needed() -> None:
+    """Each :data:`ALLOWANCES` entry matches a real difference (so none is stale)."""
+    by_name = {c.name: c for c in CASES}
+    unknown = [name for name, _ in ALLOWANCES if name not in by_name]
+    assert not unknown, f"allowances for unknown cases: {unknown}"
+    stale = [
+        (name, path)
+        for name, path in ALLOWANCES
+        if path not in {d.path for d in _raw_differences(by_name[name])}
+    ]
+    assert not stale, f"allowances no longer needed: {stale}"
+
+
+def test_every_opaque_path_occurs() -> None:
+    """Each :data:`OPAQUE` path is present in some real response compared here."""
+    seen: set[str] = set()
+    for case in CASES:
+        for cassette, index in case.real:
+            seen.update(shape_of(_real_body(cassette, index)))
+    assert not set(OPAQUE) - seen, f"opaque paths matching nothing: {set(OPAQUE) - seen}"
+
+
+def test_shape_matches_tagged_list_items_by_kind() -> None:
+    """Self-check of the comparison (runs without the corpus)."""
+    real = shape_of({"content": [{"type": "text", "text": "a"}, {"type": "tool_use", "id": "x"}]})
+    builder = shape_of({"content": [{"type": "text", "text": "b", "extra": 1}]})
+    found = {str(d) for d in differences(builder, {"real": real})}
+    assert found == {
+        "$.content[tool_use]: real response has it, builder lacks it (real)",
+        "$.content[tool_use].type: real response has it, builder lacks it (real)",
+        "$.content[tool_use].id: real response has it, builder lacks it (real)",
+        "$.content[text].extra: builder has it, no real response does",
+    }
+    gemini_parts = shape_of({"parts": [{"text": "t", "thought": True}, {"functionCall": {}}]})
+    assert {"$.parts[thought].thought", "$.parts[functionCall].functionCall"} <= set(gemini_parts)
+    typed = differences(shape_of({"a": None}), {"real": shape_of({"a": "s"})})
+    assert [str(d) for d in typed] == ["$.a: builder uses type ['null'], real ones ['string']"]
