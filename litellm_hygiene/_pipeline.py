@@ -32,6 +32,7 @@ from collections import Counter
 
 from pydantic import BaseModel, ConfigDict
 
+from ._build import rebuilt, trusted
 from ._messages import Context
 from ._passes._attribute import attribute_provenance
 from ._passes._base import Change, Messages, Pass, PassContext, PassResult
@@ -124,7 +125,7 @@ def transform_messages(
     """
     ctx = PassContext(target=target, policy=policy or policy_for(target))
     messages, changes = run_passes(context.messages, ctx, source)
-    report = TransformReport(changes=tuple(changes))
+    report = trusted(TransformReport, changes=tuple(changes))
     if not report.changed:
-        return TransformResult(context=context, report=report)
-    return TransformResult(context=context.model_copy(update={"messages": messages}), report=report)
+        return trusted(TransformResult, context=context, report=report)
+    return trusted(TransformResult, context=rebuilt(context, messages=messages), report=report)

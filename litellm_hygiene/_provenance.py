@@ -18,6 +18,7 @@ import binascii
 import re
 from typing import Final
 
+from ._build import rebuilt
 from ._content import TextContent, ThinkingContent, ToolCall
 from ._messages import Api, AssistantMessage
 from ._policy import Policy
@@ -109,6 +110,4 @@ def attribute_source(message: AssistantMessage, source: TargetModel | None) -> A
     """Give an unattributed assistant turn the caller's declared source model."""
     if source is None or message.stamped or message.model is not None:
         return message
-    return message.model_copy(
-        update={"provider": source.provider, "api": source.api, "model": source.model_id}
-    )
+    return rebuilt(message, provider=source.provider, api=source.api, model=source.model_id)

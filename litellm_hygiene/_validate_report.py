@@ -11,6 +11,7 @@ import functools
 from collections.abc import Sequence
 from typing import Any
 
+from ._messages import Api
 from ._openai._tools import THOUGHT_SEPARATOR
 from ._policy import Policy
 from ._target import TargetModel
@@ -53,11 +54,20 @@ class Request:
         self.source = source
         self.sends_signature = litellm_sends_signature(target)
         self._whole_id = self.sends_signature and target.family != "gemini"
+        self._same: dict[tuple[str | None, Api | None, str | None], bool] = {}
 
     @functools.cached_property
     def wire(self) -> Sequence[WirePosition]:
         """The wire position of each message (for error wording only)."""
         return wire_positions(self.messages, self.target.family)
+
+    def same_model(self, provider: str | None, api: Api | None, model: str | None) -> bool:
+        """``target.is_same_model``, remembered: a transcript names the same few models."""
+        key = (provider, api, model)
+        found = self._same.get(key)
+        if found is None:
+            found = self._same[key] = self.target.is_same_model(provider, api, model)
+        return found
 
     def sent_id(self, raw: str) -> str:
         """A tool-call id as LiteLLM sends it to the target (see :func:`sent_id`)."""

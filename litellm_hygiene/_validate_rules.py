@@ -8,14 +8,16 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from ._policy import IdRule
 from ._validate_report import ErrorKind, PathKind, Request
 from ._validate_violation import Violation
 from ._validate_wire import Msg
 
-__all__ = ["check_pairing", "check_tool_ids", "check_turns"]
+__all__ = ["check_pairing", "check_tool_ids", "check_turns", "id_fitter", "tool_id_fits"]
 
 _NOT_TURNS = frozenset({"system", "developer"})
 _RESULT_ROLES = frozenset({"tool", "function"})
@@ -86,7 +88,41 @@ def _item_id(req: Request, at: _At, item: str) -> list[Violation]:
     return []
 
 
+@functools.lru_cache(maxsize=32)
+def id_fitter(rule: IdRule) -> Callable[[str], bool]:
+    """The test :func:`tool_id_fits` applies for ``rule``, built once per rule."""
+    chars = _charset(rule.allowed).fullmatch if rule.allowed is not None else None
+    exact, longest = rule.exact_length, rule.max_length
+
+    def plain(value: str) -> bool:
+        if not value or (exact is not None and len(value) != exact):
+            return False
+        if longest is not None and len(value) > longest:
+            return False
+        return chars is None or chars(value) is not None
+
+    def paired(value: str) -> bool:
+        if "|" not in value:
+            return plain(value)
+        call_id, _, item = value.partition("|")
+        fits_item = item.startswith("fc") and _ITEM_ID.fullmatch(item) is not None
+        return fits_item and plain(call_id)
+
+    return paired if rule.keep_responses_pairs else plain
+
+
+def tool_id_fits(rule: IdRule, value: str) -> bool:
+    """``value`` (an id as LiteLLM sends it) breaks no part of ``rule``.
+
+    Exactly the ids for which the checks below report nothing; the hot path's scan
+    (:mod:`litellm_hygiene._validate_scan`) asks this instead of building violations.
+    """
+    return id_fitter(rule)(value)
+
+
 def _check_id(req: Request, at: _At, value: str) -> list[Violation]:
+    if tool_id_fits(req.policy.tool_ids, value):
+        return []
     if req.policy.tool_ids.keep_responses_pairs and "|" in value:
         call_id, _, item = value.partition("|")
         return _plain_id(req, at, call_id) + _item_id(req, at, item)

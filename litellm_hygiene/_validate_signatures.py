@@ -23,15 +23,16 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from ._errors import InvalidMessageError
-from ._messages import AssistantMessage
+from ._messages import Api, AssistantMessage
 from ._openai import STAMP_KEY, decode_message
+from ._openai._decode import decode_stamp
 from ._openai._tools import THOUGHT_SEPARATOR
 from ._provenance import attribute_source, is_canonical_base64, is_replayable
 from ._validate_report import ErrorKind, Request
 from ._validate_violation import Violation, ViolationCode
 from ._validate_wire import Msg
 
-__all__ = ["check_provenance"]
+__all__ = ["Offences", "check_provenance", "content_free_verdict", "turn_offences"]
 
 SiteKind = Literal["thinking", "redacted", "reasoning_item", "tool_call", "text"]
 
@@ -145,41 +146,53 @@ def _has_value(value: Any) -> bool:
     return True
 
 
-def _stamp_verdict(req: Request, index: int, value: Any) -> bool | None:
+def _stamp_verdict(req: Request, value: Any) -> bool | None:
     """The verdict a stamp (with the declared source and the policy) gives without content.
 
-    The stamp is read by the decoder itself, so a malformed stamp is ignored exactly as
-    the passes ignore it. ``None``: the verdict needs the evidence in the content.
+    The stamp is read by the decoder's own function, so a malformed stamp is ignored
+    exactly as the passes ignore it, and the turn then takes the declared source (as
+    :func:`~litellm_hygiene._provenance.attribute_source` gives it). ``None``: the
+    verdict needs the evidence in the content.
     """
-    stamp_only = decode_message({"role": "assistant", STAMP_KEY: value}, index)
-    assert isinstance(stamp_only, AssistantMessage)
-    known = attribute_source(stamp_only, req.source)
-    if known.api is None or known.model is None:
-        if req.policy.unknown_provenance == "match_evidence":
-            return None
-    return is_replayable(known, req.target, req.policy)
+    stamp = decode_stamp(value)
+    if stamp is not None:
+        return _verdict(req, stamp["provider"], stamp["api"], stamp["model"])
+    return _unstamped_verdict(req)
+
+
+def _verdict(req: Request, provider: str | None, api: Api | None, model: str | None) -> bool | None:
+    """:func:`~litellm_hygiene._provenance.is_replayable` for known provenance fields."""
+    if api is not None and model is not None:
+        return req.same_model(provider, api, model)
+    if req.policy.unknown_provenance != "match_evidence":
+        return req.policy.unknown_provenance == "same"
+    return None
 
 
 def _unstamped_verdict(req: Request) -> bool | None:
     """The verdict for every unstamped turn, when it does not depend on content."""
     source = req.source
     if source is not None:
-        return req.target.is_same_model(source.provider, source.api, source.model_id)
-    if req.policy.unknown_provenance != "match_evidence":
-        return req.policy.unknown_provenance == "same"
-    return None
+        return _verdict(req, source.provider, source.api, source.model_id)
+    return _verdict(req, None, None, None)
 
 
-def _replayable(req: Request, index: int, msg: Msg) -> tuple[bool, list[Violation]]:
+def content_free_verdict(req: Request, msg: Msg) -> bool | None:
+    """The turn's verdict from its stamp or the declared source; ``None``: from evidence."""
+    if STAMP_KEY in msg:
+        return _stamp_verdict(req, msg[STAMP_KEY])
+    return _unstamped_verdict(req)
+
+
+def _replayable(
+    req: Request, index: int, msg: Msg, verdict: bool | None
+) -> tuple[bool, list[Violation]]:
     """Whether the turn's opaque data may go to the target, as the passes decide it.
 
     Mirrors :func:`~litellm_hygiene._provenance.attribute_source` followed by
-    :func:`~litellm_hygiene._provenance.is_replayable`; only the evidence case decodes.
+    :func:`~litellm_hygiene._provenance.is_replayable`; only the evidence case (no
+    ``verdict`` from the stamp or the declared source) decodes.
     """
-    if STAMP_KEY in msg:
-        verdict = _stamp_verdict(req, index, msg[STAMP_KEY])
-    else:
-        verdict = _unstamped_verdict(req)
     if verdict is not None:
         return verdict, []
     try:
@@ -213,23 +226,46 @@ def _not_base64(req: Request, index: int, site: _Site) -> Violation:
     )
 
 
-def _judge_turn(req: Request, index: int, msg: Msg, foreign_only: Sequence[str]) -> list[Violation]:
-    policy = req.policy
+Offences = tuple[bool, list[_Site], list[str], list[Violation]]
+"""Whether a turn is replayable, its sites and keys that break a rule, and read errors."""
+
+
+def turn_offences(
+    req: Request, index: int, msg: Msg, foreign_only: Sequence[str], verdict: bool | None
+) -> Offences:
+    """What in one assistant turn breaks a provenance rule (nothing: three empty lists).
+
+    ``verdict`` is the turn's :func:`content_free_verdict`. The hot path's scan asks
+    this for a turn that may carry opaque data, without building the violations.
+    """
+    if verdict and not req.policy.require_base64_thought_signatures:
+        return True, [], [], []  # a replayable turn keeps everything
     sites = _signature_sites(req, msg)
     foreign_keys = [key for key in foreign_only if _has_value(msg.get(key))]
     if not sites and not foreign_keys:
-        return []
-    replayable, out = _replayable(req, index, msg)
+        return True, [], [], []
+    replayable, out = _replayable(req, index, msg, verdict)
+    if not replayable:
+        return False, sites, foreign_keys, out
+    if req.policy.require_base64_thought_signatures:
+        bad = [
+            site
+            for site in sites
+            if site.kind in _THOUGHT_SIGNATURE_KINDS and not is_canonical_base64(site.value)
+        ]
+        return True, bad, [], out
+    return True, [], [], out
+
+
+def _judge_turn(req: Request, index: int, msg: Msg, foreign_only: Sequence[str]) -> list[Violation]:
+    verdict = content_free_verdict(req, msg)
+    replayable, sites, foreign_keys, out = turn_offences(req, index, msg, foreign_only, verdict)
     if not replayable:
         why = "response-only field of a turn from another model"
         out += [_field_violation(req, index, key, why) for key in foreign_keys]
         out += [_foreign(req, index, site) for site in sites]
-    elif policy.require_base64_thought_signatures:
-        out += [
-            _not_base64(req, index, site)
-            for site in sites
-            if site.kind in _THOUGHT_SIGNATURE_KINDS and not is_canonical_base64(site.value)
-        ]
+    else:
+        out += [_not_base64(req, index, site) for site in sites]
     return out
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, get_args
 
+from .._build import rebuilt, trusted
 from .._content import TextContent, ThinkingContent, ToolCall
 from .._errors import ConfigurationError, InvalidMessageError
 from .._messages import (
@@ -27,7 +28,14 @@ from ._json import copy_json
 from ._parts import decode_content, decode_thinking_entry
 from ._tools import decode_function_call, decode_tool_call, split_id
 
-__all__ = ["STAMP_KEY", "as_message_dict", "decode_message", "from_openai"]
+__all__ = [
+    "STAMP_KEY",
+    "as_message_dict",
+    "decode_message",
+    "decode_stamp",
+    "from_openai",
+    "lifted_system_prompt",
+]
 
 STAMP_KEY = "litellm_hygiene"
 """The key of litellm_hygiene's provenance stamp on an assistant message.
@@ -37,7 +45,8 @@ response it sees, so when the client sends the history back the next request kno
 which turns are same-model. The stamp is stripped before anything reaches a provider.
 """
 
-_STAMP_FIELDS = ("provider", "api", "model")
+_STAMP_KEYS = frozenset({"provider", "api", "model"})
+_CONTENT = ("content",)
 _APIS = frozenset(get_args(Api))
 _RESPONSE_LISTS = ("thinking_blocks", "reasoning_items")
 
@@ -57,14 +66,18 @@ def as_message_dict(message: Any, index: int) -> dict[str, Any]:
 def _common(msg: dict[str, Any], lifted: Sequence[str]) -> dict[str, Any]:
     """Lift ``name`` and ``cache_control`` when well-typed; copy the rest into extra."""
     fields: dict[str, Any] = {}
-    skip = set(lifted) | {"role"}
-    if isinstance(msg.get("name"), str):
-        fields["name"] = msg["name"]
-        skip.add("name")
-    if isinstance(msg.get("cache_control"), dict):
-        fields["cache_control"] = copy_json(msg["cache_control"])
-        skip.add("cache_control")
-    fields["extra"] = {k: copy_json(v) for k, v in msg.items() if k not in skip}
+    name = msg.get("name")
+    if isinstance(name, str):
+        fields["name"] = name
+    cache_control = msg.get("cache_control")
+    if isinstance(cache_control, dict):
+        fields["cache_control"] = copy_json(cache_control)
+    # ``fields`` holds exactly the keys lifted here.
+    fields["extra"] = {
+        k: copy_json(v)
+        for k, v in msg.items()
+        if k != "role" and k not in lifted and k not in fields
+    }
     return fields
 
 
@@ -76,13 +89,16 @@ def _content_of(msg: dict[str, Any], role: Any, index: int) -> dict[str, Any]:
 
 
 def _decode_system(msg: dict[str, Any], index: int) -> SystemMessage:
-    return SystemMessage(
-        role=msg["role"], **_content_of(msg, "system", index), **_common(msg, ["content"])
+    return trusted(
+        SystemMessage,
+        role=msg["role"],
+        **_content_of(msg, "system", index),
+        **_common(msg, _CONTENT),
     )
 
 
 def _decode_user(msg: dict[str, Any], index: int) -> UserMessage:
-    return UserMessage(**_content_of(msg, "user", index), **_common(msg, ["content"]))
+    return trusted(UserMessage, **_content_of(msg, "user", index), **_common(msg, _CONTENT))
 
 
 def _decode_tool(msg: dict[str, Any], index: int) -> ToolResultMessage:
@@ -98,7 +114,8 @@ def _decode_tool(msg: dict[str, Any], index: int) -> ToolResultMessage:
     call_id, signature = split_id(raw_id)
     fields = _common(msg, ["content", "tool_call_id"])
     name = fields.pop("name", None)
-    return ToolResultMessage(
+    return trusted(
+        ToolResultMessage,
         tool_call_id=call_id,
         thought_signature=signature,
         signature_in_id=signature is not None,
@@ -114,7 +131,8 @@ def _decode_function(msg: dict[str, Any], index: int) -> ToolResultMessage:
     raw_id = msg.get("tool_call_id")
     has_id = isinstance(raw_id, str) and bool(raw_id)
     fields = _common(msg, ["content", "tool_call_id"] if has_id else ["content"])
-    return ToolResultMessage(
+    return trusted(
+        ToolResultMessage,
         role="function",
         tool_call_id=raw_id if has_id else "",
         tool_name=fields.pop("name"),
@@ -123,15 +141,17 @@ def _decode_function(msg: dict[str, Any], index: int) -> ToolResultMessage:
     )
 
 
-def _decode_stamp(value: Any) -> dict[str, Any] | None:
+def decode_stamp(value: Any) -> dict[str, Any] | None:
     """Read litellm_hygiene's provenance stamp; ``None`` when it is not well-formed."""
-    if not isinstance(value, dict) or not set(value) <= set(_STAMP_FIELDS):
+    if not isinstance(value, dict) or not _STAMP_KEYS.issuperset(value):
         return None
-    if not all(isinstance(value.get(k), str | None) for k in _STAMP_FIELDS):
+    provider, api, model = value.get("provider"), value.get("api"), value.get("model")
+    for field in (provider, api, model):
+        if field is not None and not isinstance(field, str):
+            return None
+    if api is not None and api not in _APIS:
         return None
-    if value.get("api") is not None and value["api"] not in _APIS:
-        return None
-    return {k: value.get(k) for k in _STAMP_FIELDS} | {"stamped": True}
+    return {"provider": provider, "api": api, "model": model, "stamped": True}
 
 
 def _decode_reasoning_item(item: Any) -> ThinkingContent | None:
@@ -145,7 +165,8 @@ def _decode_reasoning_item(item: Any) -> ThinkingContent | None:
         return None
     encrypted = item.get("encrypted_content")
     lifted = {"type"} | ({"encrypted_content"} if isinstance(encrypted, str) else set())
-    return ThinkingContent(
+    return trusted(
+        ThinkingContent,
         thinking="\n\n".join(s["text"] for s in summary),
         signature=encrypted if isinstance(encrypted, str) else None,
         origin="reasoning_items",
@@ -210,7 +231,7 @@ def _lift_text_signatures(
         del rest["thought_signatures"]
         blocks = list(content)
         for position, signature in zip(texts, signatures, strict=True):
-            blocks[position] = blocks[position].model_copy(update={"text_signature": signature})
+            blocks[position] = rebuilt(blocks[position], text_signature=signature)
         return tuple(blocks), rest
     return content, rest
 
@@ -228,14 +249,17 @@ def _decode_assistant(msg: dict[str, Any], index: int) -> AssistantMessage:
         if thinking:
             mirror = reasoning
         else:
-            thinking.append(ThinkingContent(thinking=reasoning, origin="reasoning_content"))
-    stamp = _decode_stamp(msg.get(STAMP_KEY))
+            thinking.append(
+                trusted(ThinkingContent, thinking=reasoning, origin="reasoning_content")
+            )
+    stamp = decode_stamp(msg.get(STAMP_KEY))
     if stamp is not None:
         lifted.append(STAMP_KEY)
     common = _common(msg, lifted)
     if psf is None and "provider_specific_fields" in msg:
         common["extra"]["provider_specific_fields"] = copy_json(msg["provider_specific_fields"])
-    return AssistantMessage(
+    return trusted(
+        AssistantMessage,
         content=(*thinking, *content, *calls),
         content_form=fields["content_form"],
         reasoning_content=mirror,
@@ -285,6 +309,20 @@ def _decode_tool_definition(tool: Any, index: int) -> ToolDefinition:
     return ToolDefinition(name=str(name), wire=copy_json(tool))
 
 
+def lifted_system_prompt(messages: Sequence[Any]) -> str | None:
+    """The text :func:`from_openai` lifts into ``Context.system_prompt``, if any.
+
+    Only a leading ``{"role": "system", "content": "<non-blank text>"}`` with no other
+    key is lifted; every other system or developer message keeps its place.
+    """
+    first = messages[0] if messages else None
+    if isinstance(first, dict) and set(first) == {"role", "content"}:
+        content = first["content"]
+        if first["role"] == "system" and isinstance(content, str) and content.strip():
+            return content
+    return None
+
+
 def from_openai(messages: Sequence[Any], tools: Sequence[Any] | None = None) -> Context:
     """Convert OpenAI-shaped messages (and tools) into a neutral :class:`Context`.
 
@@ -303,14 +341,10 @@ def from_openai(messages: Sequence[Any], tools: Sequence[Any] | None = None) -> 
     if not isinstance(messages, list | tuple):
         raise ConfigurationError(f"messages must be a list, got {type(messages).__name__}")
     decoded = [decode_message(m, i) for i, m in enumerate(messages)]
-    system_prompt: str | None = None
-    first = messages[0] if messages else None
-    if isinstance(first, dict) and set(first) == {"role", "content"}:
-        content = first["content"]
-        if first["role"] == "system" and isinstance(content, str) and content.strip():
-            system_prompt = content
-            decoded = decoded[1:]
+    system_prompt = lifted_system_prompt(messages)
+    if system_prompt is not None:
+        decoded = decoded[1:]
     if tools is not None and not isinstance(tools, list | tuple):
         raise ConfigurationError(f"tools must be a list, got {type(tools).__name__}")
     definitions = tuple(_decode_tool_definition(t, i) for i, t in enumerate(tools or ()))
-    return Context(system_prompt=system_prompt, messages=tuple(decoded), tools=definitions)
+    return trusted(Context, system_prompt=system_prompt, messages=tuple(decoded), tools=definitions)

@@ -32,7 +32,8 @@ def _finish(out: dict[str, Any], message: Any, content: Any) -> dict[str, Any]:
     """Write content, ``name`` and ``cache_control`` shared by every message."""
     if content is not ABSENT:
         out["content"] = content
-    if getattr(message, "name", None) is not None:
+    # A tool result's name is its ``tool_name``, written by its encoder.
+    if not isinstance(message, ToolResultMessage) and message.name is not None:
         out["name"] = message.name
     if message.cache_control is not None:
         out["cache_control"] = copy_json(message.cache_control)

@@ -9,9 +9,10 @@ comes back out verbatim.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Container, Iterable
 from typing import Any, Literal
 
+from .._build import rebuilt, trusted
 from .._content import ImageContent, OpaqueContent, TextContent, ThinkingContent
 from .._errors import InvalidMessageError
 from ._json import copy_dict, copy_json
@@ -36,23 +37,25 @@ _IMAGE_ROLES = frozenset({"user", "tool_result"})
 Block = TextContent | ImageContent | ThinkingContent | OpaqueContent
 
 
-def _rest(part: dict[str, Any], lifted: Iterable[str]) -> dict[str, Any]:
+def _rest(part: dict[str, Any], lifted: Container[str]) -> dict[str, Any]:
     """Copy the keys of ``part`` that were not lifted into typed fields."""
-    skip = set(lifted)
-    return {k: copy_json(v) for k, v in part.items() if k not in skip}
+    return {k: copy_json(v) for k, v in part.items() if k not in lifted}
 
 
-def _lift_cache_control(part: dict[str, Any]) -> tuple[dict[str, Any] | None, list[str]]:
+def _lift_cache_control(part: dict[str, Any]) -> tuple[dict[str, Any] | None, tuple[str, ...]]:
     value = part.get("cache_control")
     if isinstance(value, dict):
-        return copy_json(value), ["cache_control"]
-    return None, []
+        return copy_json(value), ("cache_control",)
+    return None, ()
 
 
 def _decode_text(part: dict[str, Any]) -> TextContent:
     cache, lifted = _lift_cache_control(part)
-    return TextContent(
-        text=part["text"], cache_control=cache, extra=_rest(part, ["type", "text", *lifted])
+    return trusted(
+        TextContent,
+        text=part["text"],
+        cache_control=cache,
+        extra=_rest(part, ("type", "text", *lifted)),
     )
 
 
@@ -73,12 +76,13 @@ def _decode_image(part: dict[str, Any], index: int, where: str) -> ImageContent:
     match = DATA_URL.fullmatch(url)
     if match is not None:
         fields = {"mime_type": match.group(1), "data": match.group(2)}
-    return ImageContent(
+    return trusted(
+        ImageContent,
         **fields,
         detail=detail,
         url_as_string=as_string,
         cache_control=cache,
-        extra=_rest(part, ["type", "image_url", *lifted]),
+        extra=_rest(part, ("type", "image_url", *lifted)),
         image_extra=image_extra,
     )
 
@@ -92,17 +96,26 @@ def decode_thinking_entry(part: Any) -> ThinkingContent | None:
     if kind == "thinking" and isinstance(part.get("thinking"), str):
         signature = part.get("signature")
         if isinstance(signature, str):
-            lifted.append("signature")
+            lifted += ("signature",)
         else:
             signature = None
-        extra = _rest(part, ["type", "thinking", *lifted])
-        return ThinkingContent(
-            thinking=part["thinking"], signature=signature, cache_control=cache, extra=extra
+        extra = _rest(part, ("type", "thinking", *lifted))
+        return trusted(
+            ThinkingContent,
+            thinking=part["thinking"],
+            signature=signature,
+            cache_control=cache,
+            extra=extra,
         )
     if kind == "redacted_thinking" and isinstance(part.get("data"), str):
-        extra = _rest(part, ["type", "data", *lifted])
-        return ThinkingContent(
-            thinking="", signature=part["data"], redacted=True, cache_control=cache, extra=extra
+        extra = _rest(part, ("type", "data", *lifted))
+        return trusted(
+            ThinkingContent,
+            thinking="",
+            signature=part["data"],
+            redacted=True,
+            cache_control=cache,
+            extra=extra,
         )
     return None
 
@@ -119,8 +132,8 @@ def decode_part(part: Any, role: Role, index: int, where: str) -> Block:
     if role == "assistant" and kind in ("thinking", "redacted_thinking"):
         block = decode_thinking_entry(part)
         if block is not None:
-            return block.model_copy(update={"origin": "content"})
-    return OpaqueContent(part=copy_json(part))
+            return rebuilt(block, origin="content")
+    return trusted(OpaqueContent, part=copy_json(part))
 
 
 def decode_content(
@@ -128,7 +141,7 @@ def decode_content(
 ) -> tuple[tuple[Block, ...], Literal["string", "list", "null"]]:
     """Decode a message's ``content`` (string, list of parts, or null)."""
     if isinstance(content, str):
-        return (TextContent(text=content),), "string"
+        return (trusted(TextContent, text=content),), "string"
     if content is None:
         return (), "null"
     if isinstance(content, list):

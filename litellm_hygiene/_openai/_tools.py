@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from .._build import trusted
 from .._content import SignatureSite, ToolCall
 from .._errors import InvalidMessageError
 from ._json import copy_dict, copy_json, decode_arguments
@@ -73,6 +74,7 @@ def _without_signature(fields: dict[str, Any], lifted: bool, skip: tuple[str, ..
 
 
 def _decode_arguments(value: Any, index: int, where: str) -> tuple[dict[str, Any], str | None]:
+    """Decode ``arguments``; ``where`` names the object holding them, for errors."""
     if isinstance(value, str):
         return decode_arguments(value), value
     if isinstance(value, dict):
@@ -115,7 +117,8 @@ def decode_tool_call(call: Any, index: int, where: str) -> ToolCall:
         function, function_sig is not None, ("name",) if raw is None else ("name", "arguments")
     )
     wire_type = call.get("type", None)
-    return ToolCall(
+    return trusted(
+        ToolCall,
         id=call_id,
         name=function["name"],
         arguments=arguments,
@@ -138,7 +141,8 @@ def decode_function_call(call: Any, index: int) -> ToolCall:
         raise InvalidMessageError(index, "function_call.arguments", "missing")
     arguments, raw = _decode_arguments(call["arguments"], index, "function_call")
     skip = ("name",) if raw is None else ("name", "arguments")
-    return ToolCall(
+    return trusted(
+        ToolCall,
         id="",
         name=call["name"],
         arguments=arguments,

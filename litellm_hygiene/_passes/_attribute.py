@@ -12,10 +12,11 @@ and written into the turn's ``provider``/``api``/``model``:
 
 from __future__ import annotations
 
+from .._build import rebuilt
 from .._messages import AssistantMessage, Message
 from .._provenance import attribute_source
 from .._target import TargetModel
-from ._base import Change, Messages, PassContext, PassResult
+from ._base import Change, Messages, PassContext, PassResult, change
 
 __all__ = ["attribute_provenance"]
 
@@ -30,7 +31,7 @@ def _attribute(message: AssistantMessage, ctx: PassContext) -> AssistantMessage:
         update = {"provider": target.provider, "api": target.api, "model": target.model_id}
     else:
         update = {"provider": None, "api": "unknown", "model": "unknown"}
-    return message.model_copy(update=update)
+    return rebuilt(message, **update)
 
 
 def attribute_provenance(
@@ -45,7 +46,7 @@ def attribute_provenance(
             if new is not message:
                 same = ctx.target.is_same_model(new.provider, new.api, new.model)
                 kind = "provenance_same_model" if same else "provenance_foreign"
-                changes.append(Change(step=STEP, kind=kind, index=index))
+                changes.append(change(step=STEP, kind=kind, index=index))
             message = new
         out.append(message)
     return (tuple(out) if changes else messages), changes

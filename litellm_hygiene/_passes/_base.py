@@ -8,12 +8,13 @@ from typing import TypeAlias
 
 from pydantic import BaseModel, ConfigDict
 
+from .._build import trusted
 from .._messages import AssistantMessage, Message
 from .._policy import Policy
 from .._provenance import is_replayable
 from .._target import TargetModel
 
-__all__ = ["Change", "Messages", "Pass", "PassContext", "PassResult"]
+__all__ = ["Change", "Messages", "Pass", "PassContext", "PassResult", "change"]
 
 Messages: TypeAlias = tuple[Message, ...]
 
@@ -34,6 +35,14 @@ class Change(BaseModel):
     kind: str
     index: int | None = None
     detail: str = ""
+
+
+def change(step: str, kind: str, index: int | None = None, detail: str = "") -> Change:
+    """A :class:`Change`, built without re-validating arguments the type checker checks.
+
+    Passes record one per thing they change, so on a long transcript these are many.
+    """
+    return trusted(Change, step=step, kind=kind, index=index, detail=detail)
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from .._content import ToolCall
 from .._messages import AssistantMessage, Message, ToolResultMessage
-from ._base import Change, Messages, PassContext, PassResult
+from ._base import Change, Messages, PassContext, PassResult, change
 
 __all__ = ["drop_failed_turns"]
 
@@ -25,6 +25,8 @@ def drop_failed_turns(messages: Messages, ctx: PassContext) -> PassResult:
     A result answers a dropped call when it carries that call's id and comes after the
     dropped turn but before another assistant turn that issues the same id.
     """
+    if not any(isinstance(m, AssistantMessage) and m.stop_reason in _FAILED for m in messages):
+        return messages, []
     out: list[Message] = []
     changes: list[Change] = []
     pending: set[str] = set()
@@ -35,7 +37,7 @@ def drop_failed_turns(messages: Messages, ctx: PassContext) -> PassResult:
             if message.stop_reason in _FAILED:
                 pending |= ids
                 changes.append(
-                    Change(
+                    change(
                         step=STEP,
                         kind="failed_turn_dropped",
                         index=index,
@@ -44,7 +46,7 @@ def drop_failed_turns(messages: Messages, ctx: PassContext) -> PassResult:
                 )
                 continue
         elif isinstance(message, ToolResultMessage) and message.tool_call_id in pending:
-            changes.append(Change(step=STEP, kind="failed_turn_result_dropped", index=index))
+            changes.append(change(step=STEP, kind="failed_turn_result_dropped", index=index))
             continue
         out.append(message)
     return (tuple(out) if changes else messages), changes

@@ -24,10 +24,11 @@ from dataclasses import dataclass
 from itertools import groupby
 from typing import Final, TypeAlias
 
+from .._build import rebuilt
 from .._content import ImageContent, OpaqueContent, TextContent
 from .._messages import Message, ToolResultMessage, UserMessage
 from .._policy import Policy
-from ._base import Change, Messages, PassContext, PassResult
+from ._base import Change, Messages, PassContext, PassResult, change
 from ._image_codec import (
     ImageFacts,
     ImageProblem,
@@ -109,7 +110,7 @@ def downgrade_unsupported_images(messages: Messages, ctx: PassContext) -> PassRe
             replaced[index] = content
             detail = f"{images} image(s) -> {runs} placeholder(s)"
             changes.append(
-                Change(step=DOWNGRADE_STEP, kind="images_downgraded", index=index, detail=detail)
+                change(step=DOWNGRADE_STEP, kind="images_downgraded", index=index, detail=detail)
             )
     if not replaced:
         return messages, []
@@ -236,7 +237,7 @@ def _settle(
         return _reencode(site, facts, max_bytes, max_side)
     if facts.missing_padding:
         data = f"{site.image.data}{'=' * (-len(site.image.data or '') % 4)}"
-        block = site.image.model_copy(update={"data": data})
+        block = rebuilt(site.image, data=data)
         return _Fate(block, "image_base64_padded", "padding added", facts.byte_size)
     return None
 
@@ -250,7 +251,7 @@ def _reencode(site: _Site, facts: ImageFacts, max_bytes: int, max_side: int) -> 
     if isinstance(result, ImageProblem):
         return _removed(site, result)
     data = base64.b64encode(result.data).decode("ascii")
-    block = site.image.model_copy(update={"data": data, "mime_type": result.mime_type})
+    block = rebuilt(site.image, data=data, mime_type=result.mime_type)
     out_format = result.mime_type.removeprefix("image/").upper()
     detail = (
         f"{facts.width}x{facts.height} {facts.format} -> "
@@ -320,7 +321,7 @@ def _apply_fates(messages: Messages, fates: Mapping[_Key, _Fate]) -> Messages:
 
 def _fate_changes(fates: Mapping[_Key, _Fate]) -> list[Change]:
     return [
-        Change(step=SANITIZE_STEP, kind=fates[key].kind, index=key[0], detail=fates[key].detail)
+        change(step=SANITIZE_STEP, kind=fates[key].kind, index=key[0], detail=fates[key].detail)
         for key in sorted(fates)
     ]
 
@@ -328,7 +329,7 @@ def _fate_changes(fates: Mapping[_Key, _Fate]) -> list[Change]:
 def _with_content(messages: Messages, replaced: Mapping[int, tuple[_Block, ...]]) -> Messages:
     """A new tuple in which the listed messages carry new content; others are shared."""
     out: list[Message] = [
-        message.model_copy(update={"content": replaced[index]}) if index in replaced else message
+        rebuilt(message, content=replaced[index]) if index in replaced else message
         for index, message in enumerate(messages)
     ]
     return tuple(out)

@@ -14,9 +14,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from .._build import rebuilt, trusted
 from .._content import OpaqueContent, TextContent
 from .._messages import AssistantMessage, Message, ToolResultMessage
-from ._base import Change, Messages, PassContext, PassResult
+from ._base import Change, Messages, PassContext, PassResult, change
 
 __all__ = ["drop_empty_content", "has_content_parts", "normalize_input"]
 
@@ -43,9 +44,9 @@ def normalize_input(messages: Messages, ctx: PassContext) -> PassResult:
     changes: list[Change] = []
     for index, message in enumerate(messages):
         if message.kind != "assistant" and message.content_form == "null":
-            update = {"content": (TextContent(text=""),), "content_form": "string"}
-            message = message.model_copy(update=update)
-            changes.append(Change(step="normalize_input", kind="null_content_filled", index=index))
+            update = {"content": (trusted(TextContent, text=""),), "content_form": "string"}
+            message = rebuilt(message, **update)
+            changes.append(change(step="normalize_input", kind="null_content_filled", index=index))
         out.append(message)
     return (tuple(out) if changes else messages), changes
 
@@ -57,7 +58,7 @@ def _kept_blocks(content: tuple[Any, ...], keep_signed: bool) -> list[Any]:
         if not _is_empty_text(block, keep_signed):
             kept.append(block)
         elif block.cache_control is not None and kept and hasattr(kept[-1], "cache_control"):
-            kept[-1] = kept[-1].model_copy(update={"cache_control": block.cache_control})
+            kept[-1] = rebuilt(kept[-1], cache_control=block.cache_control)
     return kept
 
 
@@ -68,7 +69,11 @@ def _without_empty_text(message: Message, keep_signed: bool) -> Message | None:
     whether its empty list came in that way or its text was removed: an empty string or
     list would be sent as an empty content block, which these targets reject.
     """
-    kept = tuple(_kept_blocks(message.content, keep_signed))
+    content = message.content
+    if content and not any(_is_empty_text(block, keep_signed) for block in content):
+        if not isinstance(message, AssistantMessage) or has_content_parts(content):
+            return message  # nothing to drop, and the content form stays
+    kept = tuple(_kept_blocks(content, keep_signed))
     if not kept:
         return None
     update: dict[str, Any] = {}
@@ -77,7 +82,7 @@ def _without_empty_text(message: Message, keep_signed: bool) -> Message | None:
     if isinstance(message, AssistantMessage) and not has_content_parts(kept):
         if message.content_form in ("string", "list"):
             update["content_form"] = "null"
-    return message.model_copy(update=update) if update else message
+    return rebuilt(message, **update) if update else message
 
 
 def drop_empty_content(messages: Messages, ctx: PassContext) -> PassResult:
@@ -98,7 +103,7 @@ def drop_empty_content(messages: Messages, ctx: PassContext) -> PassResult:
         else:
             out.append(message)
             continue
-        changes.append(Change(step="drop_empty_content", kind=kind, index=index))
+        changes.append(change(step="drop_empty_content", kind=kind, index=index))
         if new is not None:
             out.append(new)
     return (tuple(out) if changes else messages), changes

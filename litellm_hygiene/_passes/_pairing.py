@@ -22,9 +22,10 @@ from __future__ import annotations
 import bisect
 from collections import defaultdict
 
+from .._build import trusted
 from .._content import TextContent, ToolCall
 from .._messages import AssistantMessage, Message, ToolResultMessage
-from ._base import Change, Messages, PassContext, PassResult
+from ._base import Change, Messages, PassContext, PassResult, change
 
 __all__ = ["NO_RESULT_TEXT", "repair_tool_result_pairing"]
 
@@ -72,10 +73,11 @@ class _Index:
 
 
 def _synthesized(call: ToolCall) -> ToolResultMessage:
-    return ToolResultMessage(
+    return trusted(
+        ToolResultMessage,
         tool_call_id=call.id,
         tool_name=None if call.id or call.origin == "tool_calls" else call.name,
-        content=(TextContent(text=NO_RESULT_TEXT),),
+        content=(trusted(TextContent, text=NO_RESULT_TEXT),),
         is_error=True,
         synthesized=True,
         role="tool" if call.id or call.origin == "tool_calls" else "function",
@@ -89,12 +91,12 @@ def _answer(
     key = _call_key(call)
     candidates = [p for p in index.window(key, at, len(messages)) if p not in consumed]
     if not candidates:
-        return None, [Change(step=STEP, kind="missing_result_synthesized", index=at)]
+        return None, [change(step=STEP, kind="missing_result_synthesized", index=at)]
     real = [p for p in candidates if not _is_synthesized(messages[p])]
     chosen = (real or candidates)[0]
     consumed.update(candidates)
     changes = [
-        Change(step=STEP, kind="duplicate_result_dropped", index=p)
+        change(step=STEP, kind="duplicate_result_dropped", index=p)
         for p in candidates
         if p != chosen
     ]
@@ -105,10 +107,39 @@ def _is_synthesized(message: Message) -> bool:
     return isinstance(message, ToolResultMessage) and message.synthesized
 
 
+def _already_paired(messages: Messages) -> bool:
+    """Every call is answered once, by the results right after its turn, in call order.
+
+    The repair then changes nothing: a call's window holds exactly the result in place
+    (a later result with its key sits after the turn that issues the key again), so
+    nothing moves, nothing is dropped and nothing is synthesized. One linear scan
+    instead of the index the repair builds.
+    """
+    expected: list[str] = []
+    answered = 0
+    for message in messages:
+        if isinstance(message, ToolResultMessage):
+            if answered == len(expected) or _result_key(message) != expected[answered]:
+                return False
+            answered += 1
+            continue
+        if answered != len(expected):
+            return False
+        expected = [_call_key(call) for call in _calls(message)]
+        answered = 0
+        if len(set(expected)) != len(expected):
+            return False
+    return answered == len(expected)
+
+
 def repair_tool_result_pairing(messages: Messages, ctx: PassContext) -> PassResult:
     """Give every tool call exactly one adjacent result (see the module docstring)."""
-    if not ctx.policy.repair_tool_pairing:
+    if not ctx.policy.repair_tool_pairing or _already_paired(messages):
         return messages, []
+    return _repair(messages)
+
+
+def _repair(messages: Messages) -> PassResult:
     index = _Index(messages)
     consumed: set[int] = set()
     out: list[Message] = []
@@ -116,7 +147,7 @@ def repair_tool_result_pairing(messages: Messages, ctx: PassContext) -> PassResu
     for position, message in enumerate(messages):
         if isinstance(message, ToolResultMessage):
             if position not in consumed:
-                changes.append(Change(step=STEP, kind="orphan_result_dropped", index=position))
+                changes.append(change(step=STEP, kind="orphan_result_dropped", index=position))
             continue
         out.append(message)
         cursor = position + 1
@@ -130,7 +161,7 @@ def repair_tool_result_pairing(messages: Messages, ctx: PassContext) -> PassResu
             if found == cursor:
                 cursor += 1
             else:
-                changes.append(Change(step=STEP, kind="result_moved", index=found))
+                changes.append(change(step=STEP, kind="result_moved", index=found))
     if not changes:
         return messages, []
     return tuple(out), changes

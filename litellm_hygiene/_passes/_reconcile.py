@@ -16,13 +16,15 @@ A signature or redacted payload is valid only for the model that produced it.
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
+from .._build import rebuilt, trusted
 from .._content import OpaqueContent, TextContent, ThinkingContent, ToolCall
 from .._messages import AssistantContent, AssistantMessage, Message
 from .._policy import ResponseField
 from .._provenance import is_canonical_base64
-from ._base import Change, Messages, PassContext, PassResult
+from ._base import Change, Messages, PassContext, PassResult, change
 
 __all__ = ["reconcile_assistant_history", "reconcile_turn"]
 
@@ -44,7 +46,7 @@ class _Rewrite:
         self.changes: list[Change] = []
 
     def note(self, kind: str, detail: str = "") -> None:
-        self.changes.append(Change(step=STEP, kind=kind, index=self.index, detail=detail))
+        self.changes.append(change(step=STEP, kind=kind, index=self.index, detail=detail))
 
 
 def _same_model_signature(
@@ -54,7 +56,7 @@ def _same_model_signature(
     if block.signature is None or _signature_ok(block.signature, False, ctx):
         return block
     out.note("thinking_signature_dropped", "not canonical base64")
-    return block.model_copy(update={"signature": None})
+    return rebuilt(block, signature=None)
 
 
 def _thinking(
@@ -76,7 +78,7 @@ def _thinking(
         else:
             out.blocks.append(block)
     elif foreign:
-        out.blocks.append(TextContent(text=block.thinking))
+        out.blocks.append(trusted(TextContent, text=block.thinking))
         out.note("thinking_to_text")
     elif stripped:
         out.note("same_model_thinking_dropped", f"target rejects {block.origin}")
@@ -114,7 +116,7 @@ def _tool_call(
             if cleaned is not None:
                 update[key] = cleaned
                 out.note("tool_call_signature_dropped", "not canonical base64")
-    out.blocks.append(call.model_copy(update=update) if update else call)
+    out.blocks.append(rebuilt(call, **update) if update else call)
 
 
 def _without_bad_signature(fields: dict[str, Any]) -> dict[str, Any] | None:
@@ -139,18 +141,21 @@ def _text(
     if block.text_signature is not None and (
         strip_psf or not _signature_ok(block.text_signature, foreign, ctx)
     ):
-        out.blocks.append(block.model_copy(update={"text_signature": None}))
+        out.blocks.append(rebuilt(block, text_signature=None))
         out.note("text_signature_dropped")
     else:
         out.blocks.append(block)
 
 
+@functools.lru_cache(maxsize=64)
+def _fields(always: frozenset[str], foreign: frozenset[str] | None) -> frozenset[str]:
+    return always | foreign if foreign is not None else always
+
+
 def _strip_set(message: AssistantMessage, ctx: PassContext) -> tuple[bool, frozenset[str]]:
     foreign = not ctx.replayable(message)
-    fields = set(ctx.policy.strip_fields)
-    if foreign:
-        fields |= ctx.policy.strip_foreign_fields
-    return foreign, frozenset(fields)
+    policy = ctx.policy
+    return foreign, _fields(policy.strip_fields, policy.strip_foreign_fields if foreign else None)
 
 
 def _rewrite_blocks(
@@ -187,6 +192,29 @@ def _base64_text_signatures(fields: dict[str, Any] | None) -> dict[str, Any] | N
     return {**rest, "thought_signatures": kept} if kept else rest
 
 
+def _bad_thinking_signature(entry: Any) -> bool:
+    if not isinstance(entry, dict) or entry.get("type") != "thinking":
+        return False
+    signature = entry.get("signature")
+    return isinstance(signature, str) and bool(signature) and not is_canonical_base64(signature)
+
+
+def _base64_verbatim_thinking(extra: dict[str, Any]) -> dict[str, Any] | None:
+    """``extra`` without non-base64 signatures in a ``thinking_blocks`` kept verbatim.
+
+    The converter keeps a partly unreadable ``thinking_blocks`` list as it came, so the
+    block checks above never see its signatures. ``None`` when there is none to drop.
+    """
+    entries = extra.get("thinking_blocks")
+    if not isinstance(entries, list) or not any(_bad_thinking_signature(e) for e in entries):
+        return None
+    kept = [
+        {k: v for k, v in e.items() if k != "signature"} if _bad_thinking_signature(e) else e
+        for e in entries
+    ]
+    return {**extra, "thinking_blocks": kept}
+
+
 def reconcile_turn(
     message: AssistantMessage, index: int, ctx: PassContext
 ) -> tuple[AssistantMessage, list[Change]]:
@@ -206,13 +234,19 @@ def reconcile_turn(
         if cleaned is not None:
             update["provider_specific_fields"] = cleaned
             out.note("text_signature_dropped", "not canonical base64")
-    dropped = [k for k in message.extra if k in fields]
+    extra = message.extra
+    if ctx.policy.require_base64_thought_signatures and "thinking_blocks" not in fields:
+        cleaned = _base64_verbatim_thinking(extra)
+        if cleaned is not None:
+            extra = update["extra"] = cleaned
+            out.note("thinking_signature_dropped", "not canonical base64")
+    dropped = [k for k in extra if k in fields]
     if dropped:
-        update["extra"] = {k: v for k, v in message.extra.items() if k not in fields}
+        update["extra"] = {k: v for k, v in extra.items() if k not in fields}
         out.note("response_field_removed", ", ".join(sorted(dropped)))
     if not update:
         return message, []
-    return message.model_copy(update=update), out.changes
+    return rebuilt(message, **update), out.changes
 
 
 def reconcile_assistant_history(messages: Messages, ctx: PassContext) -> PassResult:

@@ -6,9 +6,10 @@ message keys (``Extra inputs are not permitted``).
 
 from __future__ import annotations
 
+from .._build import rebuilt
 from .._messages import AssistantMessage, Message
 from .._openai import STAMP_KEY
-from ._base import Change, Messages, PassContext, PassResult
+from ._base import Change, Messages, PassContext, PassResult, change
 
 __all__ = ["strip_hygiene_stamps"]
 
@@ -27,7 +28,7 @@ def strip_hygiene_stamps(messages: Messages, ctx: PassContext) -> PassResult:
             }
             if stamped:
                 update["stamped"] = False
-            message = message.model_copy(update=update)
-            changes.append(Change(step=STEP, kind="stamp_removed", index=index))
+            message = rebuilt(message, **update)
+            changes.append(change(step=STEP, kind="stamp_removed", index=index))
         out.append(message)
     return (tuple(out) if changes else messages), changes

@@ -14,15 +14,17 @@ issued its id.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import re
 from collections import deque
 from typing import Any
 
+from .._build import rebuilt
 from .._content import ToolCall
 from .._messages import AssistantMessage, Message, ToolResultMessage
 from .._policy import IdRule
-from ._base import Change, Messages, PassContext, PassResult
+from ._base import Change, Messages, PassContext, PassResult, change
 
 __all__ = ["id_is_valid", "normalize_tool_call_ids"]
 
@@ -32,8 +34,13 @@ _RESPONSES_ITEM = re.compile(r"fc[A-Za-z0-9_-]*(?<!_)")
 _RESPONSES_CALL_MAX = 64
 
 
+@functools.lru_cache(maxsize=32)
+def _allowed(chars: str) -> re.Pattern[str]:
+    return re.compile(f"[{chars}]+")
+
+
 def _chars_ok(value: str, rule: IdRule) -> bool:
-    return rule.allowed is None or re.fullmatch(f"[{rule.allowed}]+", value) is not None
+    return rule.allowed is None or _allowed(rule.allowed).fullmatch(value) is not None
 
 
 def id_is_valid(value: str, rule: IdRule) -> bool:
@@ -128,12 +135,12 @@ def _rename_turn(
         if isinstance(block, ToolCall):
             new_id = _renamed_call(block, seen, namer)
             seen.add(new_id)
-            renamed = block if new_id == block.id else block.model_copy(update={"id": new_id})
+            renamed = block if new_id == block.id else rebuilt(block, id=new_id)
             mapping.append((block.id, renamed))
             block = renamed
         blocks.append(block)
     changed = any(orig != call.id for orig, call in mapping)
-    new = message.model_copy(update={"content": tuple(blocks)}) if changed else message
+    new = rebuilt(message, content=tuple(blocks)) if changed else message
     return new, mapping
 
 
@@ -148,7 +155,7 @@ def _match_result(result: ToolResultMessage, call: ToolCall | None) -> ToolResul
     }
     if all(getattr(result, k) == v for k, v in update.items()):
         return result
-    return result.model_copy(update=update)
+    return rebuilt(result, **update)
 
 
 def _reserved(messages: Messages, ctx: PassContext) -> set[str]:
@@ -161,8 +168,36 @@ def _reserved(messages: Messages, ctx: PassContext) -> set[str]:
     }
 
 
+def _nothing_to_rename(messages: Messages, rule: IdRule) -> bool:
+    """Every call id is valid and unique in its turn, and no result id carries a signature.
+
+    Then no call is renamed, so every result already names its call: the pass would
+    return its input.
+    """
+    for message in messages:
+        if isinstance(message, AssistantMessage):
+            seen: set[str] = set()
+            for block in message.content:
+                if not isinstance(block, ToolCall) or (
+                    block.origin == "function_call" and not block.id
+                ):
+                    continue
+                if block.id in seen or not id_is_valid(block.id, rule):
+                    return False
+                seen.add(block.id)
+        elif isinstance(message, ToolResultMessage) and message.signature_in_id:
+            return False
+    return True
+
+
 def normalize_tool_call_ids(messages: Messages, ctx: PassContext) -> PassResult:
     """Rename ids the target would reject, and their results (see the module docstring)."""
+    if _nothing_to_rename(messages, ctx.policy.tool_ids):
+        return messages, []
+    return _rename(messages, ctx)
+
+
+def _rename(messages: Messages, ctx: PassContext) -> PassResult:
     namer = _Namer(ctx.policy.tool_ids, _reserved(messages, ctx))
     latest: dict[str, ToolCall] = {}
     batch: deque[tuple[str, ToolCall]] = deque()
@@ -174,7 +209,7 @@ def normalize_tool_call_ids(messages: Messages, ctx: PassContext) -> PassResult:
             batch = deque(mapping)
             latest.update(mapping)
             changes.extend(
-                Change(step=STEP, kind="tool_call_id_renamed", index=index)
+                change(step=STEP, kind="tool_call_id_renamed", index=index)
                 for orig, call in mapping
                 if orig != call.id
             )
@@ -182,7 +217,7 @@ def normalize_tool_call_ids(messages: Messages, ctx: PassContext) -> PassResult:
             call = _pop(batch, message.tool_call_id) or latest.get(message.tool_call_id)
             new = _match_result(message, call)
             if new is not message:
-                changes.append(Change(step=STEP, kind="tool_result_id_renamed", index=index))
+                changes.append(change(step=STEP, kind="tool_result_id_renamed", index=index))
             message = new
         else:
             batch.clear()

@@ -15,10 +15,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from .._build import rebuilt, trusted
 from .._content import TextContent
 from .._messages import AssistantMessage, Message, SystemMessage, UserMessage
 from .._openai._parts import is_plain_text
-from ._base import Change, Messages, PassContext, PassResult
+from ._base import Change, Messages, PassContext, PassResult, change
 from ._normalize import has_content_parts
 from ._reconcile import reconcile_turn
 
@@ -39,15 +40,15 @@ def _plain_string(message: UserMessage | AssistantMessage) -> bool:
 def _merge_users(first: UserMessage, second: UserMessage) -> UserMessage:
     if _plain_string(first) and _plain_string(second):
         text = f"{first.content[0].text}\n\n{second.content[0].text}"  # type: ignore[union-attr]
-        return first.model_copy(update={"content": (TextContent(text=text),)})
+        return rebuilt(first, content=(trusted(TextContent, text=text),))
     update: dict[str, Any] = {"content": first.content + second.content, "content_form": "list"}
     if first.cache_control is not None and first.content:
         *head, last = first.content
-        marked = last.model_copy(update={"cache_control": first.cache_control})
+        marked = rebuilt(last, cache_control=first.cache_control)
         update["content"] = (*head, marked, *second.content)
     update["cache_control"] = second.cache_control
     update["extra"] = {**second.extra, **first.extra}
-    return first.model_copy(update=update)
+    return rebuilt(first, **update)
 
 
 def _merge_assistants(
@@ -68,19 +69,13 @@ def _merge_assistants(
         form = "list" if has_content_parts(content) else "null"
     if form == "string":
         text = "".join(b.text for b in content if isinstance(b, TextContent))
-        content = (TextContent(text=text),)
-    return first.model_copy(
-        update={
-            "content": content,
-            "content_form": form,
-            "extra": {**second.extra, **first.extra},
-            "stamped": False,
-        }
-    )
+        content = (trusted(TextContent, text=text),)
+    extra = {**second.extra, **first.extra}
+    return rebuilt(first, content=content, content_form=form, extra=extra, stamped=False)
 
 
 def _as_foreign(message: AssistantMessage) -> AssistantMessage:
-    return message.model_copy(update={"provider": None, "api": "unknown", "model": "unknown"})
+    return rebuilt(message, provider=None, api="unknown", model="unknown")
 
 
 def _merge(previous: Message, message: Message, index: int, ctx: PassContext) -> Message | None:
@@ -101,6 +96,25 @@ def _last_turn(out: list[Message]) -> int | None:
     return None
 
 
+def _in_order(messages: Messages, ctx: PassContext) -> bool:
+    """No two turns the policy merges are adjacent, and no user turn must be prepended."""
+    policy = ctx.policy
+    previous: Message | None = None
+    for message in messages:
+        if isinstance(message, SystemMessage):
+            continue
+        if previous is None and isinstance(message, AssistantMessage):
+            if policy.require_user_first:
+                return False
+        if type(message) is type(previous) and (
+            (isinstance(message, UserMessage) and policy.merge_user_turns)
+            or (isinstance(message, AssistantMessage) and policy.merge_assistant_turns)
+        ):
+            return False
+        previous = message
+    return True
+
+
 def validate_turn_order(messages: Messages, ctx: PassContext) -> PassResult:
     """Merge consecutive same-role turns and add a leading user turn, per policy.
 
@@ -108,6 +122,12 @@ def validate_turn_order(messages: Messages, ctx: PassContext) -> PassResult:
     which takes the later turn's place so that turn's tool results stay right after it
     (LiteLLM lifts system messages out of the conversation for these targets anyway).
     """
+    if _in_order(messages, ctx):
+        return messages, []
+    return _reorder(messages, ctx)
+
+
+def _reorder(messages: Messages, ctx: PassContext) -> PassResult:
     out: list[Message] = []
     changes: list[Change] = []
     for index, message in enumerate(messages):
@@ -119,7 +139,7 @@ def validate_turn_order(messages: Messages, ctx: PassContext) -> PassResult:
                 if isinstance(message, UserMessage)
                 else "assistant_turns_merged"
             )
-            changes.append(Change(step=STEP, kind=kind, index=index))
+            changes.append(change(step=STEP, kind=kind, index=index))
             del out[last]
             out.append(merged)
         else:
@@ -127,6 +147,8 @@ def validate_turn_order(messages: Messages, ctx: PassContext) -> PassResult:
     first = next((m for m in out if not isinstance(m, SystemMessage)), None)
     if ctx.policy.require_user_first and isinstance(first, AssistantMessage):
         at = out.index(first)
-        out.insert(at, UserMessage(content=(TextContent(text=LEADING_USER_TEXT),)))
-        changes.append(Change(step=STEP, kind="leading_user_turn_added", index=at))
+        out.insert(
+            at, trusted(UserMessage, content=(trusted(TextContent, text=LEADING_USER_TEXT),))
+        )
+        changes.append(change(step=STEP, kind="leading_user_turn_added", index=at))
     return (tuple(out) if changes else messages), changes
