@@ -113,18 +113,24 @@ class HygieneOptions(BaseModel):
         return HygieneOptions.from_settings(self.model_dump() | updates)
 
 
-def resolve_secret(key: str, value: Any) -> Any:
+def resolve_secret(key: str, value: Any, environ: Mapping[str, str] | None = None) -> Any:
     """Read ``os.environ/NAME`` values from the environment; others pass through.
 
+    Args:
+        key: The setting's name, for the error message.
+        value: The configured value.
+        environ: Where to read variables; ``os.environ`` if omitted.
+
     Raises:
-        ConfigurationError: The named variable is not set.
+        ConfigurationError: The named variable is not set (the message names the key
+            and the variable, never a value).
     """
-    if isinstance(value, str) and value.startswith(ENV_PREFIX):
-        name = value[len(ENV_PREFIX) :]
-        if name not in os.environ:
-            raise ConfigurationError(
-                f"litellm_hygiene setting {key!r} names environment variable {name!r}, "
-                "which is not set"
-            )
-        return os.environ[name]
-    return value
+    if not (isinstance(value, str) and value.startswith(ENV_PREFIX)):
+        return value
+    name = value[len(ENV_PREFIX) :]
+    env = os.environ if environ is None else environ
+    if name not in env:
+        raise ConfigurationError(
+            f"litellm_hygiene setting {key!r}: environment variable {name} is not set"
+        )
+    return env[name]

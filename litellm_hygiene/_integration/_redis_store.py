@@ -33,6 +33,7 @@ from redis.backoff import NoBackoff
 from redis.retry import Retry
 
 from .._errors import ConfigurationError
+from ._options import resolve_secret
 from ._store import Provenance
 
 __all__ = ["DEFAULT_PREFIX", "DEFAULT_TTL_SECONDS", "RedisStore"]
@@ -52,7 +53,6 @@ _ENV_NAMES = {
     "db": "REDIS_DB",
     "username": "REDIS_USERNAME",
 }
-_SECRET_PREFIX = "os.environ/"
 _URL_CARRIES = ("host", "port", "db", "password", "ssl")
 _TRUE = frozenset({"true", "1", "yes"})
 _OPTIONS = frozenset(
@@ -60,20 +60,10 @@ _OPTIONS = frozenset(
 )
 
 
-def _resolve_secret(name: str, value: Any, environ: Mapping[str, str]) -> Any:
-    """Resolve LiteLLM's ``"os.environ/NAME"`` convention for one setting."""
-    if not (isinstance(value, str) and value.startswith(_SECRET_PREFIX)):
-        return value
-    variable = value[len(_SECRET_PREFIX) :]
-    if variable not in environ:
-        raise ConfigurationError(f"redis {name}: environment variable {variable} is not set")
-    return environ[variable]
-
-
 def _merged(explicit: Mapping[str, Any], environ: Mapping[str, str]) -> dict[str, Any]:
     """Explicit settings over ``REDIS_*`` variables, the way LiteLLM merges them."""
     given = {
-        name: _resolve_secret(name, value, environ)
+        name: resolve_secret(f"redis {name}", value, environ)
         for name, value in explicit.items()
         if value is not None
     }
