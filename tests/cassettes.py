@@ -58,6 +58,7 @@ import vcr
 from vcr.cassette import Cassette
 from vcr.serializers import yamlserializer
 
+from tests.litellm_callbacks import restored_callbacks
 from tests.standin import Reply, StandIn
 
 __all__ = [
@@ -309,28 +310,12 @@ def standin_only(reason: str) -> pytest.MarkDecorator:
     return pytest.mark.skipif(record_mode() == "real", reason=reason)
 
 
-_CALLBACK_LISTS = (
-    "callbacks",
-    "input_callback",
-    "success_callback",
-    "failure_callback",
-    "_async_input_callback",
-    "_async_success_callback",
-    "_async_failure_callback",
-)
-"""LiteLLM copies each ``litellm.callbacks`` entry into these lists on the first call."""
-
-
 @contextmanager
 def registered(callback: Any) -> Iterator[Any]:
     """``litellm.callbacks = [callback]`` for the block; every callback list restored after."""
-    saved = {name: list(getattr(litellm, name)) for name in _CALLBACK_LISTS}
-    litellm.callbacks = [callback]
-    try:
+    with restored_callbacks():
+        litellm.callbacks = [callback]
         yield callback
-    finally:
-        for name, value in saved.items():
-            setattr(litellm, name, value)
 
 
 def offline(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -20,32 +20,13 @@ if os.environ.get("CI"):
     settings.load_profile("ci")
 
 
-_CALLBACK_LISTS = (
-    "callbacks",
-    "input_callback",
-    "success_callback",
-    "failure_callback",
-    "_async_success_callback",
-    "_async_failure_callback",
-)
-
-
 @pytest.fixture
 def isolated_litellm_callbacks() -> Iterator[None]:
-    """Empty every LiteLLM callback list for the test and restore them afterwards.
+    """Empty every LiteLLM callback list for the test and restore them afterwards."""
+    from tests.litellm_callbacks import restored_callbacks
 
-    LiteLLM copies ``litellm.callbacks`` into its success/failure lists on first use and
-    skips instances of a class it already holds, so a callback registered by an earlier
-    test would otherwise receive this test's logging events.
-    """
-    import litellm
-
-    saved = {name: list(getattr(litellm, name)) for name in _CALLBACK_LISTS}
-    for name in _CALLBACK_LISTS:
-        setattr(litellm, name, [])
-    yield
-    for name, value in saved.items():
-        setattr(litellm, name, value)
+    with restored_callbacks(empty=True):
+        yield
 
 
 @pytest.fixture(autouse=True)
