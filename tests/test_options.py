@@ -23,7 +23,6 @@ def callback_settings(monkeypatch: pytest.MonkeyPatch) -> Iterator[pytest.Monkey
     ours = logging.getLogger("litellm_hygiene")
     handlers = list(ours.handlers)
     yield monkeypatch
-    _proxy._handler = None
     ours.handlers[:] = handlers
 
 

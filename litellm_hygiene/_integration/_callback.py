@@ -31,7 +31,6 @@ from litellm import ModelResponse
 from litellm.integrations.custom_logger import CustomLogger
 
 from .._openai import STAMP_KEY
-from .._overflow import Overflow
 from ._annotate import provenance_of
 from ._engine import HygieneEngine
 from ._options import HygieneOptions
@@ -181,17 +180,7 @@ class HygieneCallback(HygieneEngine, CustomLogger):
 
 def _report_from_hidden_params(response: Any) -> CallReport | None:
     hidden = getattr(response, "_hidden_params", None)
-    data = hidden.get(HIDDEN_PARAMS_KEY) if isinstance(hidden, dict) else None
-    if not isinstance(data, dict):
-        return None
-    overflow = data.get("overflow")
-    return CallReport(
-        target=data.get("target"),
-        changes=dict(data.get("changes") or {}),
-        restored=int(data.get("restored") or 0),
-        overflow=Overflow.model_validate(overflow) if isinstance(overflow, dict) else None,
-        error=data.get("error"),
-    )
+    return CallReport.from_dict(hidden.get(HIDDEN_PARAMS_KEY)) if isinstance(hidden, dict) else None
 
 
 def _call_type_name(call_type: Any) -> str | None:

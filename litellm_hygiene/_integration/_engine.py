@@ -103,11 +103,7 @@ class HygieneEngine:
         except Exception as err:
             self._failed(err, report, kwargs)
             return None
-        if prepared.store_error:
-            self._store_failed_named(prepared.store_error)
-        self._record(prepared, report)
-        self._check_prediction(kwargs, prepared)
-        return prepared
+        return self._accept(kwargs, prepared, report)
 
     def prepare_sync(self, kwargs: Mapping[str, Any], report: CallReport) -> Prepared | None:
         """:meth:`prepare` for the sync SDK wrappers (sync store calls)."""
@@ -118,6 +114,12 @@ class HygieneEngine:
         except Exception as err:
             self._failed(err, report, kwargs)
             return None
+        return self._accept(kwargs, prepared, report)
+
+    def _accept(
+        self, kwargs: Mapping[str, Any], prepared: Prepared, report: CallReport
+    ) -> Prepared:
+        """Count, report and check the prediction of a request hygiene prepared."""
         if prepared.store_error:
             self._store_failed_named(prepared.store_error)
         self._record(prepared, report)

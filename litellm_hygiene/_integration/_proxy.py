@@ -33,8 +33,8 @@ def settings_from_litellm() -> Mapping[str, Any] | None:
     settings = getattr(litellm, "callback_settings", None)
     if not isinstance(settings, Mapping):
         return None
-    section = settings.get(SETTINGS_KEY)
-    return section if section is not None else None
+    section: Mapping[str, Any] | None = settings.get(SETTINGS_KEY)
+    return section
 
 
 def proxy_handler() -> HygieneCallback:

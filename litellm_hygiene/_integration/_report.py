@@ -50,6 +50,20 @@ class CallReport:
             "error": self.error,
         }
 
+    @classmethod
+    def from_dict(cls, data: Any) -> CallReport | None:
+        """The report :meth:`as_dict` wrote; ``None`` when ``data`` is not one."""
+        if not isinstance(data, dict):
+            return None
+        overflow = data.get("overflow")
+        return cls(
+            target=data.get("target"),
+            changes=dict(data.get("changes") or {}),
+            restored=int(data.get("restored") or 0),
+            overflow=Overflow.model_validate(overflow) if isinstance(overflow, dict) else None,
+            error=data.get("error"),
+        )
+
 
 class ReportBook:
     """Reports of calls in flight, keyed by LiteLLM's call id, bounded in memory.
