@@ -17,9 +17,12 @@ from ._integration._report import HIDDEN_PARAMS_KEY, CallReport
 from ._integration._sdk import HygieneRouter, acompletion, completion
 from ._integration._store import MemoryStore, Provenance, ProvenanceStore, TieredStore
 from ._messages import (
+    Api,
     AssistantMessage,
     Context,
     Diagnostic,
+    Message,
+    StopReason,
     SystemMessage,
     ToolDefinition,
     ToolResultMessage,
@@ -41,25 +44,27 @@ from ._overflow import (
     lookup_context_window,
     predict_overflow,
 )
-from ._passes._base import Change
 from ._pipeline import TransformReport, TransformResult, transform_messages
 from ._policy import POLICIES, IdRule, Policy, policy_for
+from ._rules import Change, Code
 from ._sanitize import SanitizeResult, sanitize_messages
-from ._target import Capabilities, TargetModel, resolve_target
-from ._validate import validate_for_target, validate_messages
-from ._validate_violation import Violation, ViolationCode
+from ._target import Capabilities, Family, TargetModel, resolve_target
+from ._validate import Violation, ViolationCode, validate_for_target, validate_messages
 
 __all__ = [
     "HIDDEN_PARAMS_KEY",
     "POLICIES",
     "STAMP_KEY",
+    "Api",
     "AssistantMessage",
     "CallReport",
     "Capabilities",
     "Change",
+    "Code",
     "ConfigurationError",
     "Context",
     "Diagnostic",
+    "Family",
     "HygieneCallback",
     "HygieneError",
     "HygieneOptions",
@@ -68,6 +73,7 @@ __all__ = [
     "ImageContent",
     "InvalidMessageError",
     "MemoryStore",
+    "Message",
     "OpaqueContent",
     "Overflow",
     "OverflowKind",
@@ -78,6 +84,7 @@ __all__ = [
     "ProvenanceStore",
     "RedisStore",
     "SanitizeResult",
+    "StopReason",
     "SystemMessage",
     "TargetModel",
     "TextContent",

@@ -187,12 +187,5 @@ POLICIES: Final[dict[Family, Policy]] = {
 
 
 def policy_for(target: TargetModel) -> Policy:
-    """The policy for ``target``: its family's record, adjusted for routed Gemini.
-
-    OpenRouter serving a Gemini model forwards thought signatures to Google, which
-    rejects those that are not canonical base64.
-    """
-    policy = POLICIES[target.family]
-    if target.provider == "openrouter" and "gemini" in target.model_id.lower():
-        policy = policy.model_copy(update={"require_base64_thought_signatures": True})
-    return policy
+    """The policy for ``target``: its family's record."""
+    return POLICIES[target.family]

@@ -7,29 +7,25 @@ from typing import Any, Final
 
 from pydantic import BaseModel, ConfigDict
 
-from ._build import trusted
-from ._messages import Context
-from ._openai import STAMP_KEY, encode_message, from_openai, to_openai
-from ._openai._decode import lifted_system_prompt
-from ._passes._base import Change
-from ._passes._stamps import STEP as STAMP_STEP
-from ._pipeline import TransformReport, transform_messages
-from ._policy import Policy, policy_for
+from ._errors import ConfigurationError
+from ._openai._wire import OPENAI
+from ._pipeline import TransformReport, context_for, run_rules
+from ._policy import Policy
+from ._rules import Conversation
+from ._rules._base import read_slots
 from ._target import TargetModel, resolve_request
-from ._validate import validate_for_target
-from ._validate_scan import scan_request
 
-__all__ = ["SanitizeResult", "sanitize_for_target", "sanitize_messages", "transform_all"]
+__all__ = ["SanitizeResult", "sanitize_for_target", "sanitize_messages"]
 
 
 class SanitizeResult(BaseModel):
     """New OpenAI-shaped messages for the target, and what was changed.
 
     Attributes:
-        messages: The messages to send. A message nothing changed is the caller's own
-            dict (one that lost only its stamp is a shallow copy sharing the caller's
-            values); only messages a pass changed are written anew.
-        report: What each pass changed.
+        messages: The messages to send. A message no rule changed is the caller's own
+            object (one that lost only its stamp is a shallow copy sharing the caller's
+            values); only messages a rule changed are written anew.
+        report: What each rule changed.
         target: The model the messages were transformed for.
     """
 
@@ -53,93 +49,22 @@ def sanitize_for_target(
 ) -> SanitizeResult:
     """:func:`sanitize_messages` for an already-resolved target.
 
-    The hot path: the request is first checked as plain dicts against the target's
-    rules (:func:`~litellm_hygiene._validate_scan.scan_request`, and the validator when
-    the scan cannot tell). When the validator would find nothing wrong, the request is
-    returned as is, without building a model or copying a message. When only the
-    provenance stamps are wrong (and nothing else the pipeline changes), the stamped
-    messages are copied shallowly without them: the messages and changes
-    :func:`transform_all` gives, leaving out the provenance attribution, which changes
-    nothing that is sent (``tests/test_perf_fast_path.py``). Any other request goes
-    through the pipeline, and only the messages a pass changed are written anew.
+    The request is read once (one look at each message's keys); each rule then asks
+    the facts whether it has anything to do, and decodes only the messages it fixes.
+    A request no rule finds anything in is returned as it is.
     """
-    policy = policy or policy_for(target)
+    del tools  # passed through untouched: no rule concerns tool definitions
     if not isinstance(messages, list | tuple):
-        return transform_all(messages, target, tools=tools, policy=policy, source=source)
-    verdict = scan_request(messages, target, policy, source)
-    if verdict == "unsure" and not validate_for_target(messages, target, policy, source=source):
-        verdict = "clean"
-    if verdict == "clean":
-        return trusted(SanitizeResult, messages=list(messages), report=_NOTHING, target=target)
-    if verdict == "stamps":  # the scan read every message as a dict
-        return _without_stamps(messages, target)
-    context = from_openai(messages, tools)
-    result = transform_messages(context, target, policy=policy, source=source)
-    if not result.report.changed:
-        return trusted(SanitizeResult, messages=list(messages), report=result.report, target=target)
-    out = _encoded(messages, context, result.context)
-    return trusted(SanitizeResult, messages=out, report=result.report, target=target)
-
-
-def _without_stamps(messages: Sequence[dict[str, Any]], target: TargetModel) -> SanitizeResult:
-    """What the pipeline makes of a request whose only fault is its provenance stamps.
-
-    Each stamped message is copied without the stamp key (its values are shared with
-    the caller's message, as every value of an untouched request is); the others are
-    the caller's own. The changes are the ones :func:`strip_hygiene_stamps` reports,
-    indexed as in the pipeline, where a lifted system prompt is not a message.
-    """
-    offset = 0 if lifted_system_prompt(messages) is None else 1
-    out: list[Any] = []
-    changes: list[Change] = []
-    for index, message in enumerate(messages):
-        if STAMP_KEY in message:
-            message = dict(message)
-            del message[STAMP_KEY]
-            changes.append(
-                trusted(Change, step=STAMP_STEP, kind="stamp_removed", index=index - offset)
-            )
-        out.append(message)
-    report = trusted(TransformReport, changes=tuple(changes))
-    return trusted(SanitizeResult, messages=out, report=report, target=target)
-
-
-def _encoded(messages: Sequence[Any], before: Context, after: Context) -> list[Any]:
-    """``to_openai(after)``, with the caller's own dict for every message no pass touched.
-
-    A pass returns the very object it was given when it changes nothing, so a message
-    of ``after`` that is a message of ``before`` encodes back to the caller's message
-    (the converter's round trip is exact): that message is not written again.
-    """
-    offset = 0 if before.system_prompt is None else 1
-    given = {id(m): messages[i + offset] for i, m in enumerate(before.messages)}
-    out: list[Any] = []
-    for message in after.messages:
-        original = given.get(id(message))
-        out.append(original if isinstance(original, dict) else encode_message(message))
-    if after.system_prompt is not None:
-        out.insert(0, messages[0])  # the pipeline never changes the lifted system prompt
-    return out
-
-
-def transform_all(
-    messages: Sequence[Any],
-    target: TargetModel,
-    *,
-    tools: Sequence[Any] | None = None,
-    policy: Policy | None = None,
-    source: TargetModel | None = None,
-) -> SanitizeResult:
-    """Run the whole pipeline and write every message anew: the hot path's reference.
-
-    :func:`sanitize_for_target` gives the same messages and changes (the provenance
-    attribution aside) with less work; ``tests/test_perf_fast_path.py`` holds it to this.
-    """
-    context = from_openai(messages, tools)
-    result = transform_messages(context, target, policy=policy, source=source)
-    if not result.report.changed:
-        return SanitizeResult(messages=list(messages), report=result.report, target=target)
-    return SanitizeResult(messages=to_openai(result.context), report=result.report, target=target)
+        raise ConfigurationError(f"messages must be a list, got {type(messages).__name__}")
+    ctx = context_for(target, policy, source)
+    conv, changes = run_rules(Conversation(read_slots(messages, ctx, OPENAI), ctx, OPENAI))
+    if not changes:
+        return SanitizeResult.model_construct(
+            messages=list(messages), report=_NOTHING, target=target
+        )
+    report = TransformReport(changes=tuple(changes))
+    out = [slot.raw for slot in conv.slots]
+    return SanitizeResult.model_construct(messages=out, report=report, target=target)
 
 
 def sanitize_messages(

@@ -1,19 +1,11 @@
-"""Where LiteLLM puts things on the provider's wire, as far as the validator needs it.
+"""Where LiteLLM puts each caller message on the provider's wire (for error wording).
 
-Two facts about LiteLLM decide what a provider actually receives:
-
-- **Tool-call ids.** LiteLLM stores a Gemini thought signature inside the id
-  (``call_<id>__thought__<signature>``). For targets it does not consider Gemini
-  (``litellm.utils._is_gemini_model``: a Gemini provider, or ``gemini`` in the model
-  name) it strips the suffix before converting; its Gemini converter splits it off and
-  sends the signature separately. Only a non-Gemini-API target whose model name says
-  ``gemini`` (OpenRouter's ``google/gemini-...``) receives the whole string as the id.
-- **Positions.** Provider errors name wire positions, not the caller's indices.
-  Anthropic and Bedrock drop system messages and merge consecutive user-side messages
-  (user, tool, function) and consecutive assistant messages; Gemini merges user-side
-  messages and gives tool results their own content; OpenAI Responses turns every call
-  and result into its own input item. :func:`wire_positions` replays that grouping in
-  one pass (best effort: it is used for error wording only, never for a decision).
+Provider errors name wire positions, not the caller's indices. Anthropic and Bedrock
+drop system messages and merge consecutive user-side messages (user, tool, function)
+and consecutive assistant messages; Gemini merges user-side messages and gives tool
+results their own content; OpenAI Responses turns every call and result into its own
+input item. :func:`wire_positions` replays that grouping in one pass (best effort: it
+words violations, it never decides anything).
 """
 
 from __future__ import annotations
@@ -22,13 +14,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final, Literal
 
-from ._target import Family, TargetModel
+from .._target import Family
 
 __all__ = [
     "Msg",
     "WirePosition",
     "assistant_prefix_blocks",
-    "litellm_sends_signature",
     "wire_positions",
 ]
 
@@ -84,15 +75,6 @@ class WirePosition:
 
     message: int
     offset: int
-
-
-def litellm_sends_signature(target: TargetModel) -> bool:
-    """LiteLLM forwards ``__thought__`` signatures in ids to this target.
-
-    Mirrors ``litellm.utils._is_gemini_model``: for every other target LiteLLM strips
-    the suffix, so the signature never reaches the provider.
-    """
-    return target.family == "gemini" or "gemini" in target.model_id.lower()
 
 
 def _text_blocks(content: Any) -> int:

@@ -1,0 +1,471 @@
+"""What the rules need to know of one OpenAI-shaped message, read once and cheaply.
+
+The rules (:mod:`litellm_hygiene._rules`) never read wire dicts themselves: they read
+:class:`Facts`, which this module computes from one message in a single look at its
+keys, building nothing but a few small tuples. A rule that needs more than a fact
+(the exact text of a block, the size of an image) asks for the decoded neutral message,
+and only for the messages its facts point at; so a request nothing is wrong with is
+read once and never decoded.
+
+This is also where the facts about LiteLLM's wire live, declared once
+(:class:`WirePlan`, resolved once per target):
+
+- the id LiteLLM sends and the key it pairs a result with its call by: LiteLLM keeps a
+  Gemini thought signature inside the id (``call_<id>__thought__<signature>``) and
+  strips it for every model it does not consider Gemini; its Gemini converter sends the
+  bare id but pairs results with calls by the whole string; a non-Gemini route to a
+  Gemini model (OpenRouter's ``google/gemini-...``) gets the whole string as the id;
+- what "a Gemini model" means behind each route (LiteLLM's ``_is_gemini_model``);
+- which signatures are evidence of which protocol.
+
+Reading a message also checks its shape, with the decoder's own words: a message the
+decoder would refuse raises :class:`~litellm_hygiene.InvalidMessageError` here, so no
+rule ever sees what cannot be decoded, and a request is never sent untouched only
+because nothing asked to decode it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Final, Literal
+
+from .._errors import InvalidMessageError
+from .._messages import Api
+from .._signatures import is_canonical_base64
+from .._target import TargetModel
+from ._decode import STAMP_KEY, as_message_dict, decode_stamp
+from ._parts import DATA_URL
+from ._tools import THOUGHT_SEPARATOR
+
+__all__ = [
+    "BLANK",
+    "IMAGES",
+    "INLINE_IMAGES",
+    "NULL_CONTENT",
+    "OPAQUE",
+    "RESPONSE_FIELDS",
+    "SIGNED_ID",
+    "STAMPED",
+    "Call",
+    "Facts",
+    "Role",
+    "WirePlan",
+    "evidence",
+    "read_facts",
+    "stamp_of",
+    "wire_plan",
+]
+
+Role = Literal["system", "user", "assistant", "tool"]
+"""A message's part in the conversation: ``developer`` is ``system``, ``function`` is
+``tool`` (both answer a call)."""
+
+# Bits of Facts.flags: each says "this message may hold X", never more than the decoder
+# would find (a property test holds each bit to the decoded message).
+NULL_CONTENT: Final = 1
+"""A user, system or tool message whose ``content`` is ``null``."""
+IMAGES: Final = 2
+"""An ``image_url`` part in a user or tool message."""
+INLINE_IMAGES: Final = 4
+"""An image part whose URL is a ``data:`` URL the decoder splits."""
+OPAQUE: Final = 8
+"""Thinking of any kind, a signature anywhere, or a response-only key."""
+BLANK: Final = 16
+"""Empty or whitespace-only text, empty content, or empty unsigned thinking."""
+STAMPED: Final = 32
+"""litellm_hygiene's provenance stamp key."""
+SIGNED_ID: Final = 64
+"""A tool-call or tool-result id carrying a ``__thought__`` signature."""
+
+RESPONSE_FIELDS: Final = frozenset(
+    {"thinking_blocks", "reasoning_content", "provider_specific_fields", "reasoning_items"}
+)
+"""LiteLLM's response-only message keys, which it forwards verbatim to some providers."""
+
+_PSF: Final = "provider_specific_fields"
+_ROLES: Final[dict[str, Role]] = {
+    "system": "system",
+    "developer": "system",
+    "user": "user",
+    "assistant": "assistant",
+    "tool": "tool",
+    "function": "tool",
+}
+_ANTHROPIC_LIKE: Final[frozenset[Api]] = frozenset({"anthropic-messages", "bedrock-converse"})
+_OPENAI_LIKE: Final[frozenset[Api]] = frozenset({"openai-chat", "openai-compatible"})
+_MISTRAL_ID: Final = re.compile(r"[a-zA-Z0-9]{9}")
+_ID_EVIDENCE: Final[tuple[tuple[str, frozenset[Api]], ...]] = (
+    ("toolu_", frozenset({"anthropic-messages"})),
+    ("srvtoolu_", frozenset({"anthropic-messages"})),
+    ("tooluse_", frozenset({"bedrock-converse"})),
+    ("fc_", frozenset({"openai-responses"})),
+    ("call_", _OPENAI_LIKE | {"openai-responses"}),
+)
+
+
+@dataclass(frozen=True, slots=True)
+class WirePlan:
+    """What LiteLLM does with ids and signatures for one target, resolved once.
+
+    Attributes:
+        gemini_model: LiteLLM treats the target as Gemini (``_is_gemini_model``): it
+            keeps ``__thought__`` signatures in ids, and the model checks thought
+            signatures as base64.
+        whole_id_sent: The provider receives the whole ``<id>__thought__<signature>``
+            string as the id (a Gemini model behind a non-Gemini protocol).
+        pairs_whole_id: LiteLLM pairs a result with its call by the whole string (its
+            Gemini converter compares them byte for byte); elsewhere both are stripped.
+    """
+
+    gemini_model: bool
+    whole_id_sent: bool
+    pairs_whole_id: bool
+
+    def sent_id(self, raw: str) -> str:
+        """A tool-call id as the provider receives it."""
+        if self.whole_id_sent or THOUGHT_SEPARATOR not in raw:
+            return raw
+        return raw.split(THOUGHT_SEPARATOR, 1)[0]
+
+    def pairing_key(self, raw: str) -> str:
+        """The key LiteLLM pairs results with calls by."""
+        if self.pairs_whole_id or THOUGHT_SEPARATOR not in raw:
+            return raw
+        return raw.split(THOUGHT_SEPARATOR, 1)[0]
+
+
+def wire_plan(target: TargetModel) -> WirePlan:
+    """The :class:`WirePlan` of ``target``.
+
+    Mirrors ``litellm.utils._is_gemini_model``: the Gemini providers (Vertex AI only for
+    model names that say ``gemini``), or any route whose model name says ``gemini``.
+    """
+    model = target.model_id.lower()
+    if target.provider in ("vertex_ai", "vertex_ai_beta"):
+        gemini = "gemini" in model
+    else:
+        gemini = target.provider == "gemini" or "gemini" in model
+    native = gemini and target.api == "gemini"
+    return WirePlan(gemini_model=gemini, whole_id_sent=gemini and not native, pairs_whole_id=gemini)
+
+
+Call = tuple[str, str, str]
+"""A call as LiteLLM sends it: (pairing key, id as sent, id as given). Legacy
+``function_call`` pairs by name: key ``"\\0function:<name>"``, no id."""
+
+
+@dataclass(frozen=True, slots=True)
+class Facts:
+    """What the rules read of one message.
+
+    Attributes:
+        role: The message's part in the conversation.
+        flags: The bits above that hold for it.
+        calls: An assistant message's calls, in wire order.
+        result: A result's pairing key.
+        result_id: A ``tool`` result's id as sent (``None`` for ``function`` results).
+        result_raw: A ``tool`` result's id as given.
+    """
+
+    role: Role
+    flags: int = 0
+    calls: tuple[Call, ...] = ()
+    result: str | None = None
+    result_id: str | None = None
+    result_raw: str | None = None
+
+
+def _name_key(name: str) -> str:
+    return f"\0function:{name}"
+
+
+def _blank(text: Any) -> bool:
+    return isinstance(text, str) and (not text or text.isspace())
+
+
+def _part_flags(part: Any, index: int, where: str, images: bool, assistant: bool) -> int:
+    """Check one content part the way the decoder reads it, and what it may hold."""
+    if not isinstance(part, dict):
+        raise InvalidMessageError(
+            index, where, f"expected a content part object, got {type(part).__name__}"
+        )
+    kind = part.get("type")
+    if kind == "text":
+        return BLANK if _blank(part.get("text")) else 0
+    if kind == "image_url" and images:
+        raw = part.get("image_url")
+        url = raw.get("url") if isinstance(raw, dict) else raw
+        if not isinstance(url, str):
+            raise InvalidMessageError(
+                index,
+                f"{where}.image_url",
+                "expected a URL string or an object with a 'url' string",
+            )
+        return IMAGES | (INLINE_IMAGES if DATA_URL.fullmatch(url) else 0)
+    if assistant and kind in ("thinking", "redacted_thinking"):
+        return OPAQUE | (BLANK if kind == "thinking" and _blank(part.get("thinking")) else 0)
+    return 0
+
+
+def _content_flags(msg: Mapping[str, Any], index: int, images: bool, assistant: bool) -> int:
+    if "content" not in msg:
+        return BLANK
+    content = msg["content"]
+    if isinstance(content, str):
+        return BLANK if not content or content.isspace() else 0
+    if content is None:
+        return BLANK if assistant else NULL_CONTENT | BLANK
+    if not isinstance(content, list):
+        raise InvalidMessageError(
+            index,
+            "content",
+            f"expected a string, a list of parts, or null; got {type(content).__name__}",
+        )
+    flags = 0 if content else BLANK
+    for position, part in enumerate(content):
+        flags |= _part_flags(part, index, f"content[{position}]", images, assistant)
+    return flags
+
+
+def _arguments_ok(function: Mapping[str, Any], index: int, where: str) -> None:
+    if "arguments" not in function:
+        raise InvalidMessageError(index, f"{where}.arguments", "missing")
+    value = function["arguments"]
+    if not isinstance(value, str | dict):
+        raise InvalidMessageError(
+            index, f"{where}.arguments", f"expected a JSON string, got {type(value).__name__}"
+        )
+
+
+def _call(call: Any, index: int, where: str, plan: WirePlan) -> tuple[Call, int]:
+    if not isinstance(call, dict):
+        raise InvalidMessageError(index, where, "expected a tool call object")
+    function = call.get("function")
+    if not isinstance(function, dict):
+        raise InvalidMessageError(index, f"{where}.function", "expected an object")
+    if not isinstance(function.get("name"), str):
+        raise InvalidMessageError(index, f"{where}.function.name", "expected the tool's name")
+    _arguments_ok(function, index, f"{where}.function")
+    raw = call.get("id")
+    raw = raw if isinstance(raw, str) else ""
+    flags = 0
+    if THOUGHT_SEPARATOR in raw:
+        flags |= SIGNED_ID | OPAQUE
+    if _PSF in call or _PSF in function:
+        flags |= OPAQUE
+    return (plan.pairing_key(raw), plan.sent_id(raw), raw), flags
+
+
+def _assistant(msg: Mapping[str, Any], index: int, plan: WirePlan) -> Facts:
+    flags = _content_flags(msg, index, images=False, assistant=True)
+    calls: list[Call] = []
+    raw_calls = msg.get("tool_calls")
+    if raw_calls is not None and not isinstance(raw_calls, list):
+        raise InvalidMessageError(
+            index, "tool_calls", f"expected a list, got {type(raw_calls).__name__}"
+        )
+    for position, raw in enumerate(raw_calls or ()):
+        call, call_flags = _call(raw, index, f"tool_calls[{position}]", plan)
+        calls.append(call)
+        flags |= call_flags
+    function_call = msg.get("function_call")
+    if function_call is not None:
+        if not isinstance(function_call, dict) or not isinstance(function_call.get("name"), str):
+            raise InvalidMessageError(index, "function_call", "expected an object with a 'name'")
+        _arguments_ok(function_call, index, "function_call")
+        calls.append((_name_key(function_call["name"]), "", ""))
+    if not RESPONSE_FIELDS.isdisjoint(msg):
+        flags |= OPAQUE
+        if _blank_thinking(msg):
+            flags |= BLANK
+    if STAMP_KEY in msg:
+        flags |= STAMPED
+    return Facts("assistant", flags, tuple(calls))
+
+
+def _blank_thinking(msg: Mapping[str, Any]) -> bool:
+    reasoning = msg.get("reasoning_content")
+    if _blank(reasoning):
+        return True
+    blocks = msg.get("thinking_blocks")
+    return isinstance(blocks, list) and any(
+        isinstance(b, dict) and b.get("type") == "thinking" and _blank(b.get("thinking"))
+        for b in blocks
+    )
+
+
+def _result(msg: Mapping[str, Any], index: int, role: str, plan: WirePlan) -> Facts:
+    raw = msg.get("tool_call_id")
+    if role == "tool":
+        if "tool_call_id" not in msg:
+            raise InvalidMessageError(
+                index, "tool_call_id", "missing: a tool message must name the call it answers"
+            )
+        if not isinstance(raw, str):
+            raise InvalidMessageError(
+                index, "tool_call_id", f"expected a string, got {type(raw).__name__}"
+            )
+        key, sent, given = plan.pairing_key(raw), plan.sent_id(raw), raw
+    else:
+        name = msg.get("name")
+        if not isinstance(name, str):
+            raise InvalidMessageError(index, "name", "a function message must name its function")
+        key = raw if isinstance(raw, str) and raw else _name_key(name)
+        sent = given = None  # type: ignore[assignment]
+    flags = _content_flags(msg, index, images=True, assistant=False)
+    if isinstance(raw, str) and THOUGHT_SEPARATOR in raw:
+        flags |= SIGNED_ID
+    if STAMP_KEY in msg:
+        flags |= STAMPED
+    return Facts("tool", flags, result=key, result_id=sent, result_raw=given)
+
+
+def read_facts(message: Any, index: int, plan: WirePlan) -> Facts:
+    """The :class:`Facts` of one OpenAI-shaped message (a dict or a pydantic message).
+
+    Raises:
+        InvalidMessageError: The decoder could not read the message (names its index
+            and field).
+    """
+    msg = message if isinstance(message, dict) else as_message_dict(message, index)
+    if "role" not in msg:
+        raise InvalidMessageError(index, "role", "missing")
+    role = msg["role"]
+    kind = _ROLES.get(role) if isinstance(role, str) else None
+    if kind is None:
+        raise InvalidMessageError(
+            index, "role", f"unknown role {role!r}; expected one of {sorted(_ROLES)}"
+        )
+    if kind == "assistant":
+        return _assistant(msg, index, plan)
+    if kind == "tool":
+        return _result(msg, index, role, plan)
+    flags = _content_flags(msg, index, images=kind == "user", assistant=False)
+    if STAMP_KEY in msg:
+        flags |= STAMPED
+    return Facts(kind, flags)
+
+
+def stamp_of(message: Any) -> dict[str, Any] | None:
+    """The well-formed provenance stamp on a message dict, if any."""
+    if not isinstance(message, dict):
+        message = as_message_dict(message, 0)
+    return decode_stamp(message.get(STAMP_KEY))
+
+
+def _call_signature(call: Mapping[str, Any]) -> str | None:
+    """The thought signature the decoder lifts from a call: id, then provider fields."""
+    raw = call.get("id")
+    if isinstance(raw, str):
+        head, sep, tail = raw.partition(THOUGHT_SEPARATOR)
+        if sep and head:
+            return tail
+    for container in (call, call.get("function")):
+        psf = container.get(_PSF) if isinstance(container, dict) else None
+        value = psf.get("thought_signature") if isinstance(psf, dict) else None
+        if isinstance(value, str) and value:
+            return value
+    return None
+
+
+def _call_evidence(call: Mapping[str, Any]) -> frozenset[Api]:
+    signature = _call_signature(call)
+    if signature is not None and is_canonical_base64(signature):
+        return frozenset({"gemini"})
+    raw = call.get("id")
+    call_id = raw.split(THOUGHT_SEPARATOR, 1)[0] if isinstance(raw, str) else ""
+    if "|fc_" in call_id:
+        return frozenset({"openai-responses"})
+    for prefix, apis in _ID_EVIDENCE:
+        if call_id.startswith(prefix):
+            return apis
+    if _MISTRAL_ID.fullmatch(call_id):
+        return frozenset({"mistral"})
+    return frozenset()
+
+
+def _thinking_evidence(entry: Any) -> frozenset[Api] | None:
+    """Evidence of one thinking entry; ``None`` when the decoder cannot read it."""
+    if not isinstance(entry, dict):
+        return None
+    if entry.get("type") == "redacted_thinking" and isinstance(entry.get("data"), str):
+        return _ANTHROPIC_LIKE
+    if entry.get("type") == "thinking" and isinstance(entry.get("thinking"), str):
+        signed = isinstance(entry.get("signature"), str) and entry["signature"]
+        return _ANTHROPIC_LIKE | {"gemini"} if signed else frozenset()
+    return None
+
+
+def _reasoning_item_ok(item: Any) -> bool:
+    if not isinstance(item, dict) or item.get("type") != "reasoning":
+        return False
+    summary = item.get("summary", [])
+    return isinstance(summary, list) and all(
+        isinstance(s, dict) and isinstance(s.get("text"), str) for s in summary
+    )
+
+
+def _text_count(content: Any) -> int:
+    if isinstance(content, str):
+        return 1
+    if not isinstance(content, list):
+        return 0
+    return sum(
+        1
+        for p in content
+        if isinstance(p, dict) and p.get("type") == "text" and isinstance(p.get("text"), str)
+    )
+
+
+def _block_evidence(msg: Mapping[str, Any]) -> list[frozenset[Api]]:
+    found: list[frozenset[Api]] = []
+    blocks = msg.get("thinking_blocks")
+    if isinstance(blocks, list) and blocks:
+        each = [_thinking_evidence(b) for b in blocks]
+        if all(e is not None for e in each):
+            found += [e for e in each if e]
+    items = msg.get("reasoning_items")
+    if isinstance(items, list) and items and all(_reasoning_item_ok(i) for i in items):
+        found.append(frozenset({"openai-responses"}))
+    content = msg.get("content")
+    for part in content if isinstance(content, list) else ():
+        if isinstance(part, dict) and part.get("type") in ("thinking", "redacted_thinking"):
+            apis = _thinking_evidence(part)
+            if apis:
+                found.append(apis)
+    psf = msg.get(_PSF)
+    signatures = psf.get("thought_signatures") if isinstance(psf, dict) else None
+    if (
+        isinstance(signatures, list)
+        and signatures
+        and all(isinstance(s, str) for s in signatures)
+        and len(signatures) == _text_count(content)
+        and any(is_canonical_base64(s) for s in signatures)
+    ):
+        found.append(frozenset({"gemini"}))
+    return found
+
+
+def evidence(message: Any) -> frozenset[Api]:
+    """Protocols an assistant message's own content says it came from (empty: none).
+
+    Id shapes (``toolu_``, ``tooluse_``, ``fc_``, ``call_``, 9 alphanumerics), Gemini
+    signatures (canonical base64 in an id or provider fields, on calls or text parts),
+    signed or redacted thinking, OpenAI Responses reasoning items. When they disagree,
+    the intersection wins; if that is empty the turn mixes origins and the result is
+    ``{"unknown"}``, which matches no target: its opaque data cannot be vouched for.
+    """
+    msg = message if isinstance(message, dict) else as_message_dict(message, 0)
+    found = _block_evidence(msg)
+    calls = msg.get("tool_calls")
+    for call in calls if isinstance(calls, list) else ():
+        if isinstance(call, dict):
+            apis = _call_evidence(call)
+            if apis:
+                found.append(apis)
+    if not found:
+        return frozenset()
+    common = frozenset.intersection(*found)
+    return common or frozenset({"unknown"})

@@ -1,0 +1,44 @@
+"""The OpenAI-shaped wire, as the rules read and write it (see ``_rules._base.Wire``)."""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+from .._messages import Api, Message
+from ._decode import STAMP_KEY, as_message_dict, decode_message
+from ._encode import encode_message
+from ._facts import Facts, WirePlan, evidence, read_facts, stamp_of
+
+__all__ = ["OPENAI", "OpenAIWire"]
+
+
+class OpenAIWire:
+    """OpenAI-shaped message dicts (and pydantic messages) as LiteLLM accepts them."""
+
+    def facts(self, raw: Any, index: int, plan: WirePlan) -> Facts:
+        """What the rules read of one message (see :func:`read_facts`)."""
+        return read_facts(raw, index, plan)
+
+    def decode(self, raw: Any, index: int) -> Message:
+        """The neutral message."""
+        return decode_message(raw, index)
+
+    def encode(self, message: Message) -> Any:
+        """The wire dict of a neutral message."""
+        return encode_message(message)
+
+    def stamp(self, raw: Any) -> dict[str, Any] | None:
+        """The well-formed provenance stamp, if any."""
+        return stamp_of(raw)
+
+    def unstamped(self, raw: Any) -> Any:
+        """A shallow copy without the stamp key; its values are the caller's own."""
+        return {k: v for k, v in as_message_dict(raw, 0).items() if k != STAMP_KEY}
+
+    def evidence(self, raw: Any) -> frozenset[Api]:
+        """Protocols the message's content says it came from (see :func:`evidence`)."""
+        return evidence(raw)
+
+
+OPENAI: Final = OpenAIWire()
+"""The OpenAI wire shape."""

@@ -1,0 +1,82 @@
+"""The rules: one module per provider constraint, applied in this order.
+
+1. ``null_content`` fills ``null`` content first, so no later rule considers it.
+2. ``failed_turn`` drops error/aborted turns and their results before pairing is
+   repaired (their results would otherwise be kept as answers, or dropped as orphans
+   without saying why) and before ids are renamed.
+3. ``image_unsupported`` replaces images for text-only targets before any image is
+   decoded, so nothing is re-encoded that will not be sent.
+4. ``image_payload`` fixes the images that remain: invalid, oversize, bombs.
+5. ``foreign_reasoning`` turns another model's thinking into text and drops its
+   signatures, using provenance judged on the turns as the caller sent them.
+6. ``response_only_field`` removes LiteLLM's response-only fields the target rejects;
+   after step 5, which has already turned foreign thinking into text.
+7. ``non_base64_signature`` drops the signatures left on same-model turns that Google
+   cannot decode.
+8. ``empty_content`` drops empty text and empty turns; after steps 5-7, which can empty
+   a turn, and before pairing and turn order look at the turns.
+9. ``tool_pairing`` moves, deduplicates, drops and synthesizes results while the
+   original ids still tell which result answers which call.
+10. ``tool_call_id`` renames ids the target rejects; after step 9 every result sits
+    right after its call, so each turn's results map to its calls.
+11. ``consecutive_turns`` merges same-role turns, and 12. ``assistant_first`` puts a user
+    turn first, last among the turn rules: steps 2, 8 and 9 create and remove turns.
+13. ``hygiene_stamp`` removes the provenance stamp: it never reaches a provider.
+
+Each rule finds nothing in its own output, and no later rule breaks what an earlier one
+fixed, so the pipeline's output is a fixed point: run again, it changes nothing.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from ._base import Change, Conversation, Finding, Problem, Rule, RuleContext, Slot, Wire
+from ._codes import CODES, Code, ViolationCode
+from .assistant_first import AssistantFirst
+from .consecutive_turns import ConsecutiveTurns
+from .empty_content import EmptyContent
+from .failed_turn import FailedTurn
+from .foreign_reasoning import ForeignReasoning
+from .hygiene_stamp import HygieneStamp
+from .image_payload import ImagePayload
+from .image_unsupported import ImageUnsupported
+from .non_base64_signature import NonBase64Signature
+from .null_content import NullContent
+from .response_only_field import ResponseOnlyField
+from .tool_call_id import ToolCallId
+from .tool_pairing import ToolPairing
+
+__all__ = [
+    "CODES",
+    "RULES",
+    "Change",
+    "Code",
+    "Conversation",
+    "Finding",
+    "Problem",
+    "Rule",
+    "RuleContext",
+    "Slot",
+    "ViolationCode",
+    "Wire",
+]
+
+RULES: Final[tuple[Rule, ...]] = (
+    NullContent(),
+    FailedTurn(),
+    ImageUnsupported(),
+    ImagePayload(),
+    ForeignReasoning(),
+    ResponseOnlyField(),
+    NonBase64Signature(),
+    EmptyContent(),
+    ToolPairing(),
+    ToolCallId(),
+    ConsecutiveTurns(),
+    AssistantFirst(),
+    HygieneStamp(),
+)
+"""Every rule, in pipeline order (the module docstring says why)."""
+
+assert tuple(rule.code for rule in RULES) == CODES, "RULES and CODES list the rules alike"

@@ -1,0 +1,365 @@
+"""What every rule is made of, and the conversation the rules read and rewrite.
+
+A rule (one module of :mod:`litellm_hygiene._rules`) states one provider constraint:
+its :data:`~litellm_hygiene._rules._codes.Code`, when it applies, how to find the places
+that break it (:meth:`Rule.find`), how to fix exactly those places (:meth:`Rule.fix`),
+and what each provider says when it is broken (its wording table). The validator
+reports what :meth:`Rule.find` finds; the pipeline runs find then fix, rule by rule;
+a request goes out untouched exactly when no rule finds anything, because a fix given
+nothing to fix is never called.
+
+Rules read a :class:`Conversation`: one :class:`Slot` per message holding the wire
+message, its :class:`~litellm_hygiene._openai._facts.Facts` (read once), and the decoded
+neutral message, built only when a rule asks for it. A fix returns a new conversation
+that shares every slot it did not touch.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from dataclasses import field as _field
+from typing import Any, ClassVar, Protocol
+
+from .._errors import InvalidMessageError
+from .._messages import Api, AssistantMessage, Message
+from .._openai._facts import Facts, WirePlan
+from .._policy import Policy
+from .._target import TargetModel
+from ._codes import Code
+from ._wording import ErrorKind, PathKind, WordingTable
+
+__all__ = [
+    "Change",
+    "Conversation",
+    "Finding",
+    "MessageRule",
+    "Problem",
+    "Rule",
+    "RuleContext",
+    "Slot",
+    "Wire",
+    "Wording",
+]
+
+Wording = WordingTable
+"""What each provider family says when a rule is broken, by kind of breakage; the
+templates name wire positions (see :mod:`litellm_hygiene._rules._wording`)."""
+
+
+class Wire(Protocol):
+    """One wire shape of messages, as the rules need it read and written.
+
+    The rules never read a wire message themselves; any shape that implements this
+    (OpenAI's, or a test's own) runs through the same rules.
+    """
+
+    def facts(self, raw: Any, index: int, plan: WirePlan) -> Facts:
+        """What the rules read of one message; raises ``InvalidMessageError``."""
+
+    def decode(self, raw: Any, index: int) -> Message:
+        """The neutral message."""
+
+    def encode(self, message: Message) -> Any:
+        """The wire message of a neutral one."""
+
+    def stamp(self, raw: Any) -> dict[str, Any] | None:
+        """The well-formed provenance stamp, if any."""
+
+    def unstamped(self, raw: Any) -> Any:
+        """A copy without the provenance stamp (sharing every other value)."""
+
+    def evidence(self, raw: Any) -> frozenset[Api]:
+        """Protocols an assistant message's content says it came from."""
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """One place in one message that breaks a rule, without message content.
+
+    Attributes:
+        field: Path inside the message (``tool_calls[0].id``); empty for all of it.
+        reason: What is wrong (or what the fix did), in words; never message text,
+            keys or signatures.
+        kind: Which of the rule's provider wordings applies; ``None`` when no provider
+            is known to reject it (the rule is hygiene's own, or LiteLLM copes).
+        path: Which field the wording's ``{where}`` names.
+        local: The block's position inside the message (for wire positions).
+        call: The tool call's position, counted after the blocks written before calls.
+        values: Fill-ins for the wording (``id``, ``limit``...).
+    """
+
+    field: str
+    reason: str
+    kind: ErrorKind | None = None
+    path: PathKind | None = None
+    local: int = 0
+    call: int | None = None
+    values: Mapping[str, Any] = _field(default_factory=dict)
+
+
+_KEEP: Any = object()
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    """What a rule found at one message: its problems, and what its fix will put there.
+
+    Attributes:
+        index: The message's position in the conversation the rule read (``None``
+            for the request as a whole).
+        problems: Every place in it that breaks the rule.
+        replacement: For rules that fix one message at a time: the fixed message
+            (``None`` drops it), worked out while finding so the fix is not computed
+            twice.
+    """
+
+    index: int | None
+    problems: tuple[Problem, ...]
+    replacement: Any = _KEEP
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """One thing the pipeline changed, without message content.
+
+    Attributes:
+        kind: The rule that made it (its code).
+        index: Position of the message in that rule's input, when there is one.
+        detail: What was done, in words; never message text, keys or signatures.
+    """
+
+    kind: Code
+    index: int | None = None
+    detail: str = ""
+
+
+@dataclass(frozen=True)
+class RuleContext:
+    """The target a request goes to, what it requires, and how the wire treats it.
+
+    Attributes:
+        target: The resolved model.
+        policy: Its family's policy (or the caller's override).
+        plan: What LiteLLM does with ids and signatures for it.
+        source: The declared producer of assistant turns with no provenance.
+    """
+
+    target: TargetModel
+    policy: Policy
+    plan: WirePlan
+    source: TargetModel | None = None
+
+
+class Slot:
+    """One message of a conversation: wire form, facts, neutral form, provenance.
+
+    The wire form and the facts are always there; the neutral message is decoded the
+    first time a rule asks. ``origin`` is the caller's index while the message is the
+    caller's own; ``verdict`` caches whether its opaque data may be replayed.
+    """
+
+    __slots__ = ("facts", "failed", "message", "origin", "raw", "verdict")
+
+    def __init__(
+        self,
+        raw: Any,
+        facts: Facts,
+        message: Message | None = None,
+        *,
+        origin: int | None = None,
+        verdict: bool | None = None,
+        failed: bool = False,
+    ) -> None:
+        """Hold one message; ``message`` when it is already decoded."""
+        self.raw = raw
+        self.facts = facts
+        self.message = message
+        self.origin = origin
+        self.verdict = verdict
+        self.failed = failed
+
+
+class Conversation:
+    """The messages of one request for one target, as the rules see them.
+
+    Never mutated once a rule has it: a fix builds a new one (:meth:`with_slots`)
+    sharing the slots it did not touch.
+    """
+
+    __slots__ = ("ctx", "slots", "wire")
+
+    def __init__(self, slots: Sequence[Slot], ctx: RuleContext, wire: Wire) -> None:
+        """Hold the slots, the target's context and the wire shape."""
+        self.slots = tuple(slots)
+        self.ctx = ctx
+        self.wire = wire
+
+    def __len__(self) -> int:
+        return len(self.slots)
+
+    def facts(self, index: int) -> Facts:
+        """The facts of message ``index``."""
+        return self.slots[index].facts
+
+    def message(self, index: int) -> Message:
+        """The neutral message at ``index``, decoded on first use."""
+        slot = self.slots[index]
+        if slot.message is None:
+            slot.message = self.wire.decode(slot.raw, index if slot.origin is None else slot.origin)
+        return slot.message
+
+    def replayable(self, index: int) -> bool:
+        """May the opaque provider data of assistant turn ``index`` go to the target?
+
+        Decided in this order: provenance the neutral message carries (a stamp, or a
+        caller's attribution), the stamp on the wire message, the declared source
+        model, the policy's ``unknown_provenance``, and last the evidence in the
+        message's own content. Worked out once per turn, on the turn as the caller sent
+        it, and carried along when a rule rewrites the turn.
+        """
+        slot = self.slots[index]
+        if slot.verdict is None:
+            slot.verdict = self._judge(slot)
+        return slot.verdict
+
+    def _judge(self, slot: Slot) -> bool:
+        ctx = self.ctx
+        message = slot.message
+        if isinstance(message, AssistantMessage) and message.api and message.model:
+            return ctx.target.is_same_model(message.provider, message.api, message.model)
+        stamp = self.wire.stamp(slot.raw) if message is None else None
+        if stamp is not None and stamp["api"] is not None and stamp["model"] is not None:
+            return ctx.target.is_same_model(stamp["provider"], stamp["api"], stamp["model"])
+        if ctx.source is not None:
+            source = ctx.source
+            return ctx.target.is_same_model(source.provider, source.api, source.model_id)
+        if ctx.policy.unknown_provenance != "match_evidence":
+            return ctx.policy.unknown_provenance == "same"
+        found = self.wire.evidence(slot.raw)
+        return not found or ctx.target.api in found
+
+    def slot_for(
+        self, message: Message, *, like: Slot | None = None, verdict: bool | None = None
+    ) -> Slot:
+        """A new slot for ``message``, taking provenance from ``like`` when given.
+
+        The verdict of the slot it replaces is settled first: provenance is judged on
+        what the caller sent, never on what a rule has rewritten.
+        """
+        if like is not None and verdict is None:
+            if like.facts.role == "assistant":
+                verdict = like.verdict
+                if verdict is None:
+                    verdict = like.verdict = self._judge(like)
+        raw = self.wire.encode(message)
+        facts = self.wire.facts(raw, 0, self.ctx.plan)
+        failed = like.failed if like is not None else False
+        return Slot(raw, facts, message, verdict=verdict, failed=failed)
+
+    def with_slots(self, slots: Sequence[Slot]) -> Conversation:
+        """A conversation of ``slots`` for the same target."""
+        return Conversation(slots, self.ctx, self.wire)
+
+
+class Rule:
+    """One provider constraint: its code, when it applies, find, fix and wording.
+
+    Attributes:
+        code: The stable name of the constraint (also the change kind and violation
+            code).
+        wording: What each provider says when the constraint is broken.
+    """
+
+    code: ClassVar[Code]
+    wording: ClassVar[Wording] = {}
+
+    def applies(self, ctx: RuleContext) -> bool:
+        """Whether the target has this constraint at all."""
+        return True
+
+    def find(self, conv: Conversation) -> list[Finding]:
+        """Every place in ``conv`` that breaks the rule (nothing: an empty list)."""
+        raise NotImplementedError
+
+    def fix(self, conv: Conversation, found: Sequence[Finding]) -> Conversation:
+        """``conv`` with exactly the places in ``found`` fixed."""
+        raise NotImplementedError
+
+
+Repair = tuple["Message | None", list[Problem]]
+"""A message rule's verdict on one message: the fixed message (``None``: drop it) and
+the problems; no problems means the message stays as it is."""
+
+
+class MessageRule(Rule):
+    """A rule that judges and fixes each message on its own.
+
+    Attributes:
+        flags: The fact bits a message needs for the rule to look at it at all; a
+            message with none of them is never decoded for this rule.
+    """
+
+    flags: ClassVar[int] = 0
+
+    def candidate(self, conv: Conversation, index: int) -> bool:
+        """Whether message ``index`` may break the rule (cheap: facts and provenance)."""
+        return bool(conv.facts(index).flags & self.flags)
+
+    def repair(self, conv: Conversation, index: int, message: Message) -> Repair:
+        """The fixed message and what was wrong; no problems when nothing is."""
+        raise NotImplementedError
+
+    def find(self, conv: Conversation) -> list[Finding]:
+        """Every candidate message the repair would change, with its fixed form."""
+        found: list[Finding] = []
+        for index in range(len(conv)):
+            if not self.candidate(conv, index):
+                continue
+            message = conv.message(index)
+            fixed, problems = self.repair(conv, index, message)
+            if problems:
+                found.append(Finding(index, tuple(problems), fixed))
+        return found
+
+    def fix(self, conv: Conversation, found: Sequence[Finding]) -> Conversation:
+        """Put each finding's fixed message in its place (or drop it)."""
+        slots = list(conv.slots)
+        for finding in reversed(found):
+            assert finding.index is not None
+            if finding.replacement is None:
+                del slots[finding.index]
+            else:
+                old = slots[finding.index]
+                slots[finding.index] = conv.slot_for(finding.replacement, like=old)
+        return conv.with_slots(slots)
+
+
+def read_slots(
+    messages: Sequence[Any],
+    ctx: RuleContext,
+    wire: Wire,
+    on_error: Callable[[InvalidMessageError], None] | None = None,
+) -> list[Slot]:
+    """One slot per wire message, each read once.
+
+    Args:
+        messages: The caller's wire messages.
+        ctx: The target's context.
+        wire: Their shape.
+        on_error: Called for an unreadable message, which is then left out; without
+            it, the error is raised.
+    """
+    slots: list[Slot] = []
+    plan = ctx.plan
+    read = wire.facts
+    for index, raw in enumerate(messages):
+        try:
+            facts = read(raw, index, plan)
+        except InvalidMessageError as err:
+            if on_error is None:
+                raise
+            on_error(err)
+            continue
+        slots.append(Slot(raw, facts, origin=index))
+    return slots

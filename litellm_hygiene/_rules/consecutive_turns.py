@@ -1,0 +1,151 @@
+"""Two turns of one role in a row are merged where the target requires alternation.
+
+Anthropic: ``roles must alternate between "user" and "assistant"``; Anthropic-compatible
+endpoints ``400 Incorrect role information``; Gemini ``Please ensure that multiturn
+requests alternate between user and model``; Mistral templates on vLLM ``Conversation
+roles must alternate``. System and developer messages are not turns: they neither
+separate nor start turns, and one between two merged turns moves before the merged turn,
+which takes the later turn's place so that turn's tool results stay right after it.
+String content stays string content (a known upstream merge dropped it). A same-model
+turn merged with a foreign one is foreign: its signatures cannot be vouched for.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, ClassVar
+
+from .._build import rebuilt, trusted
+from .._content import OpaqueContent, TextContent
+from .._messages import AssistantMessage, Message, UserMessage
+from .._openai._parts import is_plain_text
+from ._base import Conversation, Finding, Problem, Rule, RuleContext, Slot, Wording
+from ._codes import Code
+from ._wording import ErrorKind
+from .foreign_reasoning import as_foreign
+
+__all__ = ["ConsecutiveTurns", "plain_string"]
+
+_ANTHROPIC = (
+    'messages: roles must alternate between "user" and "assistant", but found multiple '
+    '"{role}" roles in a row'
+)
+_BEDROCK = (
+    "A conversation must alternate between user and assistant roles. Make sure the "
+    "conversation alternates between user and assistant roles and try again."
+)
+_GEMINI = "Please ensure that multiturn requests alternate between user and model."
+
+
+def plain_string(message: UserMessage | AssistantMessage) -> bool:
+    """Content that travelled as a bare string and still is one plain text."""
+    return (
+        message.content_form == "string"
+        and len(message.content) == 1
+        and is_plain_text(message.content[0])
+    )
+
+
+def _merge_users(first: UserMessage, second: UserMessage) -> UserMessage:
+    if plain_string(first) and plain_string(second):
+        text = f"{first.content[0].text}\n\n{second.content[0].text}"  # type: ignore[union-attr]
+        return rebuilt(first, content=(trusted(TextContent, text=text),))
+    update: dict[str, Any] = {"content": first.content + second.content, "content_form": "list"}
+    if first.cache_control is not None and first.content:
+        *head, last = first.content
+        marked = rebuilt(last, cache_control=first.cache_control)
+        update["content"] = (*head, marked, *second.content)
+    update["cache_control"] = second.cache_control
+    update["extra"] = {**second.extra, **first.extra}
+    return rebuilt(first, **update)
+
+
+def _merge_assistants(first: AssistantMessage, second: AssistantMessage) -> AssistantMessage:
+    content = first.content + second.content
+    if plain_string(first) and plain_string(second):
+        form = "string"
+    elif any(isinstance(b, TextContent | OpaqueContent) for b in content):
+        form = "list"
+    else:
+        form = "null"
+    if form == "string":
+        text = "".join(b.text for b in content if isinstance(b, TextContent))
+        content = (trusted(TextContent, text=text),)
+    extra = {**second.extra, **first.extra}
+    return rebuilt(first, content=content, content_form=form, extra=extra, stamped=False)
+
+
+def _merges(ctx: RuleContext, previous: str | None, role: str) -> bool:
+    if role != previous:
+        return False
+    if role == "user":
+        return ctx.policy.merge_user_turns
+    return role == "assistant" and ctx.policy.merge_assistant_turns
+
+
+class ConsecutiveTurns(Rule):
+    """Merge consecutive same-role turns, per policy."""
+
+    code: ClassVar[Code] = "consecutive_turns"
+    wording: ClassVar[Wording] = {
+        "anthropic": {"user_after_user": _ANTHROPIC, "assistant_after_assistant": _ANTHROPIC},
+        "bedrock": {"user_after_user": _BEDROCK, "assistant_after_assistant": _BEDROCK},
+        "gemini": {"user_after_user": _GEMINI, "assistant_after_assistant": _GEMINI},
+        "mistral": {
+            "user_after_user": (
+                "Conversation roles must alternate user/assistant/user/assistant/..."
+            )
+        },
+    }
+
+    def applies(self, ctx: RuleContext) -> bool:
+        """Only targets that require alternation."""
+        return ctx.policy.merge_user_turns or ctx.policy.merge_assistant_turns
+
+    def find(self, conv: Conversation) -> list[Finding]:
+        """Each turn that follows a turn of its own role (system messages aside)."""
+        found: list[Finding] = []
+        previous: str | None = None
+        for index, slot in enumerate(conv.slots):
+            role = slot.facts.role
+            if role == "system":
+                continue
+            if _merges(conv.ctx, previous, role):
+                kind: ErrorKind = (
+                    "user_after_user" if role == "user" else "assistant_after_assistant"
+                )
+                reason = f"a {role} turn follows a {role} turn"
+                problem = Problem("role", reason, kind, values={"role": role})
+                found.append(Finding(index, (problem,)))
+            previous = role
+        return found
+
+    def fix(self, conv: Conversation, found: Sequence[Finding]) -> Conversation:
+        """Merge each found turn into the turn before it."""
+        merged = {finding.index for finding in found}
+        out: list[Slot] = []
+        last_turn: int | None = None
+        for index, slot in enumerate(conv.slots):
+            if slot.facts.role == "system":
+                out.append(slot)
+                continue
+            if index in merged and last_turn is not None:
+                previous = out.pop(last_turn)
+                out.append(_merged(conv, previous, slot, index))
+            else:
+                out.append(slot)
+            last_turn = len(out) - 1
+        return conv.with_slots(out)
+
+
+def _merged(conv: Conversation, first_slot: Slot, second_slot: Slot, index: int) -> Slot:
+    probe = conv.with_slots((first_slot, second_slot))
+    first, second = probe.message(0), probe.message(1)
+    if isinstance(first, UserMessage) and isinstance(second, UserMessage):
+        return conv.slot_for(_merge_users(first, second), like=first_slot)
+    assert isinstance(first, AssistantMessage) and isinstance(second, AssistantMessage)
+    same = probe.replayable(0), probe.replayable(1)
+    if same[0] != same[1]:
+        first, second = as_foreign(first, conv.ctx), as_foreign(second, conv.ctx)
+    message: Message = _merge_assistants(first, second)
+    return conv.slot_for(message, verdict=same[0] and same[1], like=first_slot)

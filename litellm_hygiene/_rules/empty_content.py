@@ -1,0 +1,104 @@
+"""Empty or whitespace-only text where the target rejects it.
+
+Anthropic: ``text content blocks must be non-empty`` (and ``must contain non-whitespace
+text``); Bedrock: ``The text field in the ContentBlock object ... is blank``; Gemini:
+``Unable to submit request because it has an empty text parameter``. LiteLLM's Anthropic
+converter rewrites such text into the visible placeholder ``[System: Empty message
+content sanitised to satisfy protocol]``, so what reaches the model is not what the
+caller sent either way. For those targets the fix drops empty text blocks and unsigned
+empty thinking, then user, system and assistant turns left with nothing in them
+(reported, never silently). An assistant turn left with only thinking and tool calls
+gets ``null`` content: an empty string would be sent as an empty block. Tool results
+keep their content: dropping them would break pairing. A signed empty text part (Gemini
+emits those) is kept where the policy replays text signatures.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from .._build import rebuilt
+from .._content import OpaqueContent, TextContent, ThinkingContent
+from .._messages import AssistantMessage, Message, ToolResultMessage
+from .._openai._facts import BLANK
+from ._base import Conversation, MessageRule, Problem, Repair, RuleContext, Wording
+from ._codes import Code
+from ._wording import ErrorKind
+
+__all__ = ["EmptyContent"]
+
+_BEDROCK = (
+    "The text field in the ContentBlock object at messages.{m}.content.{c} is blank. Add "
+    "text to the text field, and try again."
+)
+_GEMINI = (
+    "Unable to submit request because it has an empty text parameter. Add a value to the "
+    "parameter and try again."
+)
+
+
+def _empty(block: object, keep_signed: bool) -> bool:
+    if isinstance(block, ThinkingContent):
+        return not block.redacted and block.signature is None and not block.thinking.strip()
+    if not isinstance(block, TextContent) or block.text.strip():
+        return False
+    return not (keep_signed and block.text_signature is not None)
+
+
+def _kept(content: tuple[Any, ...], keep_signed: bool) -> tuple[list[Any], list[Problem]]:
+    """Non-empty blocks; a dropped block's cache marker moves to the block before it."""
+    kept: list[Any] = []
+    problems: list[Problem] = []
+    for position, block in enumerate(content):
+        if not _empty(block, keep_signed):
+            kept.append(block)
+            continue
+        kind: ErrorKind = (
+            "blank_text" if isinstance(block, TextContent) and block.text else "empty_text"
+        )
+        problems.append(Problem(f"content[{position}]", "empty text dropped", kind, local=position))
+        marker = getattr(block, "cache_control", None)
+        if marker is not None and kept and hasattr(kept[-1], "cache_control"):
+            kept[-1] = rebuilt(kept[-1], cache_control=marker)
+    return kept, problems
+
+
+def _has_parts(blocks: Any) -> bool:
+    return any(isinstance(b, TextContent | OpaqueContent) for b in blocks)
+
+
+class EmptyContent(MessageRule):
+    """Drop empty text, then empty turns, for targets that reject empty text."""
+
+    code: ClassVar[Code] = "empty_content"
+    flags: ClassVar[int] = BLANK
+    wording: ClassVar[Wording] = {
+        "anthropic": {
+            "empty_text": "messages: text content blocks must be non-empty",
+            "blank_text": "messages: text content blocks must contain non-whitespace text",
+        },
+        "bedrock": {"empty_text": _BEDROCK, "blank_text": _BEDROCK},
+        "gemini": {"empty_text": _GEMINI, "blank_text": _GEMINI},
+    }
+
+    def applies(self, ctx: RuleContext) -> bool:
+        """Only targets that reject empty text."""
+        return ctx.policy.reject_empty_text
+
+    def repair(self, conv: Conversation, index: int, message: Message) -> Repair:
+        """The message without empty blocks; ``None`` when nothing is left of it."""
+        if isinstance(message, ToolResultMessage):
+            return message, []
+        kept, problems = _kept(message.content, conv.ctx.policy.keep_signed_empty_text)
+        update: dict[str, Any] = {}
+        if problems:
+            update["content"] = tuple(kept)
+        if not kept:
+            problems.append(Problem("content", f"empty {message.kind} turn dropped", "empty_text"))
+            return None, problems
+        if isinstance(message, AssistantMessage) and not _has_parts(kept):
+            if message.content_form in ("string", "list"):
+                update["content_form"] = "null"
+                if not problems:
+                    problems.append(Problem("content", "empty content beside calls made null"))
+        return (rebuilt(message, **update) if update else message), problems

@@ -1,0 +1,119 @@
+"""Thinking and signatures are valid only for the model that produced them.
+
+A signature or redacted payload can be replayed only to the same provider, protocol and
+model (Anthropic: ``Invalid `signature` in `thinking` block``; Gemini: ``Corrupted
+thought signature.``; OpenAI Responses: ``The encrypted content for item rs_... could
+not be verified.``). In a turn that is not replayable to the target:
+
+- readable thinking becomes plain text, without tags (models mimic ``<thinking>``);
+- empty thinking and redacted thinking are dropped (only their model can read them);
+- signatures on text and tool calls are dropped.
+
+Which turns are replayable is :meth:`~litellm_hygiene._rules._base.Conversation.replayable`.
+Same-model turns keep everything byte for byte: Anthropic requires the latest tool-loop
+turn to start with its own unmodified thinking block.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from .._build import rebuilt, trusted
+from .._content import TextContent, ThinkingContent, ToolCall
+from .._messages import AssistantMessage, Message
+from .._openai._facts import OPAQUE
+from ._base import Conversation, MessageRule, Problem, Repair, RuleContext, Wording
+from ._codes import Code
+from .response_only_field import strip_fields
+
+__all__ = ["ForeignReasoning", "as_foreign"]
+
+_ANTHROPIC_SIGNATURE = "messages.{m}.content.{c}: Invalid `signature` in `thinking` block"
+_ANTHROPIC_REDACTED = "messages.{m}.content.{c}: Invalid `data` in `redacted_thinking` block"
+_RESPONSES = "The encrypted content for item {item} could not be verified."
+
+
+def _thinking(block: ThinkingContent, position: int, out: list[Any]) -> Problem:
+    if block.redacted:
+        return Problem(f"content[{position}]", "redacted thinking dropped", "foreign_redacted")
+    kind = "foreign_reasoning_item" if block.origin == "reasoning_items" else "foreign_thinking"
+    signed = kind if block.signature else None
+    if not block.thinking.strip():
+        return Problem(f"content[{position}]", "empty thinking dropped", signed)  # type: ignore[arg-type]
+    out.append(trusted(TextContent, text=block.thinking))
+    return Problem(f"content[{position}]", "thinking became text", signed)  # type: ignore[arg-type]
+
+
+def foreign_blocks(message: AssistantMessage) -> Repair:
+    """The turn with its opaque reasoning data made safe for another model."""
+    out: list[Any] = []
+    problems: list[Problem] = []
+    calls = 0
+    for position, block in enumerate(message.content):
+        if isinstance(block, ThinkingContent):
+            problems.append(_thinking(block, position, out))
+            continue
+        if isinstance(block, ToolCall):
+            if block.thought_signature is not None:
+                where = f"tool_calls[{calls}]"
+                problems.append(
+                    Problem(where, "tool call signature dropped", "foreign_thought_signature")
+                )
+                block = rebuilt(block, thought_signature=None)
+            calls += 1
+        elif isinstance(block, TextContent) and block.text_signature is not None:
+            problems.append(
+                Problem(
+                    f"content[{position}]", "text signature dropped", "foreign_thought_signature"
+                )
+            )
+            block = rebuilt(block, text_signature=None)
+        out.append(block)
+    if not problems:
+        return message, []
+    return rebuilt(message, content=tuple(out)), problems
+
+
+def as_foreign(message: AssistantMessage, ctx: RuleContext) -> AssistantMessage:
+    """``message`` as it goes to ``ctx``'s target when it is not replayable there."""
+    fixed, _ = foreign_blocks(message)
+    assert isinstance(fixed, AssistantMessage)
+    fixed, _ = strip_fields(fixed, ctx, replayable=False)
+    return fixed
+
+
+class ForeignReasoning(MessageRule):
+    """Turn foreign thinking into text and drop foreign signatures."""
+
+    code: ClassVar[Code] = "foreign_reasoning"
+    flags: ClassVar[int] = OPAQUE
+    wording: ClassVar[Wording] = {
+        "anthropic": {
+            "foreign_thinking": _ANTHROPIC_SIGNATURE,
+            "foreign_redacted": _ANTHROPIC_REDACTED,
+        },
+        "bedrock": {
+            "foreign_thinking": _ANTHROPIC_SIGNATURE,
+            "foreign_redacted": _ANTHROPIC_REDACTED,
+        },
+        "gemini": {
+            "foreign_thinking": "Corrupted thought signature.",
+            "foreign_thought_signature": "Corrupted thought signature.",
+        },
+        "openai-responses": {
+            "foreign_thinking": _RESPONSES,
+            "foreign_reasoning_item": _RESPONSES,
+        },
+    }
+
+    def candidate(self, conv: Conversation, index: int) -> bool:
+        """Assistant turns that may carry opaque data and are not replayable."""
+        facts = conv.facts(index)
+        return (
+            bool(facts.flags & OPAQUE) and facts.role == "assistant" and not conv.replayable(index)
+        )
+
+    def repair(self, conv: Conversation, index: int, message: Message) -> Repair:
+        """The turn without another model's reasoning data."""
+        assert isinstance(message, AssistantMessage)
+        return foreign_blocks(message)

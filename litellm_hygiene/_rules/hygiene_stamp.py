@@ -1,0 +1,70 @@
+"""litellm_hygiene's provenance stamp never reaches a provider.
+
+The stamp exists for the client's round trip only (it tells the next request which
+turns are its own); strict providers reject unknown message keys (``Extra inputs are
+not permitted``). Removing it is bookkeeping, not a change to the conversation: the
+integration does not count it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+from typing import ClassVar
+
+from .._build import rebuilt
+from .._messages import AssistantMessage
+from .._openai import STAMP_KEY
+from .._openai._facts import STAMPED
+from ._base import Conversation, Finding, Problem, Rule, Slot, Wording
+from ._codes import Code
+from ._wording import EXTRA_FIELD
+
+__all__ = ["HygieneStamp"]
+
+_REASON = "litellm_hygiene's provenance stamp must be removed before sending"
+
+
+class HygieneStamp(Rule):
+    """Remove the stamp key, well-formed or not, from every message."""
+
+    code: ClassVar[Code] = "hygiene_stamp"
+    wording: ClassVar[Wording] = {
+        family: {"extra_field": text} for family, text in EXTRA_FIELD.items()
+    }
+
+    def find(self, conv: Conversation) -> list[Finding]:
+        """Every message carrying the stamp key."""
+        problem = Problem(STAMP_KEY, _REASON, "extra_field", values={"key": STAMP_KEY})
+        return [
+            Finding(index, (problem,))
+            for index, slot in enumerate(conv.slots)
+            if slot.facts.flags & STAMPED
+        ]
+
+    def fix(self, conv: Conversation, found: Sequence[Finding]) -> Conversation:
+        """Shallow copies without the stamp; provenance stays with the slot."""
+        slots = list(conv.slots)
+        for finding in found:
+            assert finding.index is not None
+            slots[finding.index] = _unstamped(conv, finding.index)
+        return conv.with_slots(slots)
+
+
+def _unstamped(conv: Conversation, index: int) -> Slot:
+    slot = conv.slots[index]
+    verdict = conv.replayable(index) if slot.facts.role == "assistant" else None
+    message = slot.message
+    if message is not None:
+        extra = {k: v for k, v in message.extra.items() if k != STAMP_KEY}
+        if isinstance(message, AssistantMessage) and message.stamped:
+            message = rebuilt(message, extra=extra, stamped=False)
+        else:
+            message = rebuilt(message, extra=extra)
+    return Slot(
+        conv.wire.unstamped(slot.raw),
+        replace(slot.facts, flags=slot.facts.flags & ~STAMPED),
+        message,
+        verdict=verdict,
+        failed=slot.failed,
+    )

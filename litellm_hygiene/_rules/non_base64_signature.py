@@ -1,0 +1,148 @@
+"""Google decodes thought signatures as base64: others are dropped, even same-model ones.
+
+Gemini (and Gemini behind OpenRouter) rejects the whole request: ``Invalid value at
+'contents[2].parts[0].thought_signature' (TYPE_BYTES), Base64 decoding failed for
+"..."``. Real Gemini signatures always are canonical base64; what is not (an Anthropic
+``msg_`` id forwarded by a router, an empty string) cannot be replayed anywhere. Turns
+that are not replayable lose their signatures to ``foreign_reasoning``; this rule is
+about the ones that stay.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from .._build import rebuilt
+from .._content import TextContent, ThinkingContent, ToolCall
+from .._messages import AssistantMessage, Message
+from .._openai._facts import OPAQUE
+from .._signatures import is_canonical_base64
+from ._base import Conversation, MessageRule, Problem, Repair, RuleContext, Wording
+from ._codes import Code
+
+__all__ = ["NonBase64Signature", "requires_base64"]
+
+_PSF = "provider_specific_fields"
+_GEMINI = (
+    "Invalid value at 'contents[{m}].parts[{c}].thought_signature' (TYPE_BYTES), "
+    'Base64 decoding failed for "{sig}"'
+)
+
+
+def requires_base64(ctx: RuleContext) -> bool:
+    """The target decodes thought signatures as base64 (a Gemini model, or the policy)."""
+    return ctx.plan.gemini_model or ctx.policy.require_base64_thought_signatures
+
+
+def _bad(value: Any) -> bool:
+    return isinstance(value, str) and not is_canonical_base64(value)
+
+
+def _problem(where: str, value: str, call: int | None = None, local: int = 0) -> Problem:
+    return Problem(
+        where,
+        "thought signature is not canonical base64",
+        "non_base64_signature",
+        local=local,
+        call=call,
+        values={"sig": value},
+    )
+
+
+def _unlifted(fields: dict[str, Any]) -> dict[str, Any] | None:
+    """``fields`` without a bad signature left in its provider fields; ``None``: none."""
+    psf = fields.get(_PSF)
+    if not isinstance(psf, dict) or not _bad(psf.get("thought_signature")):
+        return None
+    rest = {k: v for k, v in psf.items() if k != "thought_signature"}
+    return {**fields, _PSF: rest}
+
+
+def _call(call: ToolCall, position: int, problems: list[Problem]) -> ToolCall:
+    update: dict[str, Any] = {}
+    if call.thought_signature is not None and _bad(call.thought_signature):
+        problems.append(_problem(f"tool_calls[{position}]", call.thought_signature, position))
+        update["thought_signature"] = None
+    for key in ("extra", "function_extra"):
+        cleaned = _unlifted(getattr(call, key))
+        if cleaned is not None:
+            problems.append(_problem(f"tool_calls[{position}].{_PSF}", "", position))
+            update[key] = cleaned
+    return rebuilt(call, **update) if update else call
+
+
+def _blocks(message: AssistantMessage, problems: list[Problem]) -> list[Any]:
+    out: list[Any] = []
+    calls = 0
+    for position, block in enumerate(message.content):
+        if isinstance(block, ThinkingContent) and _bad(block.signature):
+            problems.append(_problem(f"content[{position}]", block.signature or "", local=position))
+            if block.redacted:
+                continue
+            block = rebuilt(block, signature=None)
+        elif isinstance(block, TextContent) and _bad(block.text_signature):
+            problems.append(_problem(f"content[{position}]", block.text_signature or ""))
+            block = rebuilt(block, text_signature=None)
+        elif isinstance(block, ToolCall):
+            block = _call(block, calls, problems)
+            calls += 1
+        out.append(block)
+    return out
+
+
+def _verbatim(message: AssistantMessage, problems: list[Problem]) -> dict[str, Any]:
+    """Bad signatures in message-level places the decoder left as they came.
+
+    Text signatures that did not line up with text blocks, and a partly unreadable
+    ``thinking_blocks`` list.
+    """
+    update: dict[str, Any] = {}
+    psf = message.provider_specific_fields or {}
+    signatures = psf.get("thought_signatures")
+    if isinstance(signatures, list) and any(not isinstance(s, str) or _bad(s) for s in signatures):
+        kept = [s for s in signatures if isinstance(s, str) and not _bad(s)]
+        rest = {k: v for k, v in psf.items() if k != "thought_signatures"}
+        update[_PSF] = {**rest, "thought_signatures": kept} if kept else rest
+        problems.append(_problem(f"{_PSF}.thought_signatures", ""))
+    entries = message.extra.get("thinking_blocks")
+    if isinstance(entries, list) and any(_bad_entry(e) for e in entries):
+        kept_entries = [
+            {k: v for k, v in e.items() if k != "signature"} if _bad_entry(e) else e
+            for e in entries
+        ]
+        update["extra"] = {**message.extra, "thinking_blocks": kept_entries}
+        problems.append(_problem("thinking_blocks", ""))
+    return update
+
+
+def _bad_entry(entry: Any) -> bool:
+    return (
+        isinstance(entry, dict) and entry.get("type") == "thinking" and _bad(entry.get("signature"))
+    )
+
+
+class NonBase64Signature(MessageRule):
+    """Drop thought signatures that are not canonical base64 from replayable turns."""
+
+    code: ClassVar[Code] = "non_base64_signature"
+    flags: ClassVar[int] = OPAQUE
+    wording: ClassVar[Wording] = {"gemini": {"non_base64_signature": _GEMINI}}
+
+    def applies(self, ctx: RuleContext) -> bool:
+        """Only targets that decode signatures as base64."""
+        return requires_base64(ctx)
+
+    def candidate(self, conv: Conversation, index: int) -> bool:
+        """Replayable assistant turns that may carry signatures."""
+        facts = conv.facts(index)
+        return bool(facts.flags & OPAQUE) and facts.role == "assistant" and conv.replayable(index)
+
+    def repair(self, conv: Conversation, index: int, message: Message) -> Repair:
+        """The turn without signatures Google cannot decode."""
+        assert isinstance(message, AssistantMessage)
+        problems: list[Problem] = []
+        blocks = _blocks(message, problems)
+        update = _verbatim(message, problems)
+        if not problems:
+            return message, []
+        return rebuilt(message, content=tuple(blocks), **update), problems

@@ -1,0 +1,40 @@
+"""Only an assistant message may have ``null`` content.
+
+OpenAI and the providers that copy its schema reject ``"content": null`` on a user,
+system or tool message (``Invalid value for 'content': expected a string, got null.``).
+The fix writes an empty string, which every target reads as "nothing said".
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from .._build import rebuilt, trusted
+from .._content import TextContent
+from .._messages import AssistantMessage, Message
+from .._openai._facts import NULL_CONTENT
+from ._base import Conversation, MessageRule, Problem, Repair, Wording
+from ._codes import Code
+
+__all__ = ["NullContent"]
+
+_ERROR = "Invalid value for 'content': expected a string, got null."
+
+
+class NullContent(MessageRule):
+    """Fill ``null`` content of user, system and tool messages with ``""``."""
+
+    code: ClassVar[Code] = "null_content"
+    flags: ClassVar[int] = NULL_CONTENT
+    wording: ClassVar[Wording] = {
+        family: {"null_content": _ERROR}
+        for family in ("openai", "openai-compatible", "mistral", "openai-responses")
+    }
+
+    def repair(self, conv: Conversation, index: int, message: Message) -> Repair:
+        """An empty string where a non-assistant message has ``null`` content."""
+        if isinstance(message, AssistantMessage) or message.content_form != "null":
+            return message, []
+        update = {"content": (trusted(TextContent, text=""),), "content_form": "string"}
+        reason = f"null content of a {message.kind} message filled with an empty string"
+        return rebuilt(message, **update), [Problem("content", reason, "null_content")]

@@ -1,0 +1,128 @@
+"""LiteLLM's response-only fields are removed where the target rejects or misreads them.
+
+LiteLLM returns ``thinking_blocks``, ``reasoning_content``, ``provider_specific_fields``
+and ``reasoning_items`` on assistant messages, and forwards them verbatim to
+OpenAI-shaped providers: OpenAI and strict compatibles reject them (Fireworks:
+``Extra inputs are not permitted, field: 'messages[2].thinking_blocks'``). Which fields
+go is policy (``Policy.strip_fields`` on every turn, ``Policy.strip_foreign_fields`` on
+turns that are not replayable). Thinking that travelled in a stripped field goes with
+it, also from the same model: the target cannot take it back.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any, ClassVar
+
+from .._build import rebuilt
+from .._content import TextContent, ThinkingContent, ToolCall
+from .._messages import AssistantMessage, Message
+from .._openai._facts import OPAQUE
+from ._base import Conversation, MessageRule, Problem, Repair, RuleContext, Wording
+from ._codes import Code
+from ._wording import EXTRA_FIELD
+
+__all__ = ["ResponseOnlyField", "strip_fields"]
+
+_PSF = "provider_specific_fields"
+
+
+@functools.lru_cache(maxsize=64)
+def _fields(always: frozenset[str], foreign: frozenset[str] | None) -> frozenset[str]:
+    return always | foreign if foreign is not None else always
+
+
+def fields_for(ctx: RuleContext, replayable: bool) -> frozenset[str]:
+    """The response-only fields a turn loses on the way to ``ctx``'s target."""
+    policy = ctx.policy
+    return _fields(policy.strip_fields, None if replayable else policy.strip_foreign_fields)
+
+
+def _field_problem(key: str, reason: str) -> Problem:
+    return Problem(key, reason, "extra_field", values={"key": key})
+
+
+def _call(call: ToolCall, position: int) -> tuple[ToolCall, Problem | None]:
+    sites = tuple(site for site in call.signature_sites if site == "id")
+    if _PSF not in call.extra and _PSF not in call.function_extra and sites == call.signature_sites:
+        return call, None
+    update: dict[str, Any] = {
+        "extra": {k: v for k, v in call.extra.items() if k != _PSF},
+        "function_extra": {k: v for k, v in call.function_extra.items() if k != _PSF},
+        "signature_sites": sites,
+    }
+    if not sites:
+        update["thought_signature"] = None
+    problem = Problem(f"tool_calls[{position}].{_PSF}", "tool call provider fields removed")
+    return rebuilt(call, **update), problem
+
+
+def _blocks(message: AssistantMessage, fields: frozenset[str]) -> tuple[list[Any], list[Problem]]:
+    out: list[Any] = []
+    problems: list[Problem] = []
+    strip_psf = _PSF in fields
+    calls = 0
+    for position, block in enumerate(message.content):
+        if isinstance(block, ThinkingContent) and block.origin in fields:
+            reason = f"same-model thinking dropped: the target rejects {block.origin}"
+            problems.append(_field_problem(block.origin, reason))
+            continue
+        if isinstance(block, ToolCall):
+            if strip_psf:
+                block, problem = _call(block, calls)
+                if problem is not None:
+                    problems.append(problem)
+            calls += 1
+        elif isinstance(block, TextContent) and strip_psf and block.text_signature is not None:
+            problems.append(Problem(f"content[{position}]", "text signature removed"))
+            block = rebuilt(block, text_signature=None)
+        out.append(block)
+    return out, problems
+
+
+def strip_fields(
+    message: AssistantMessage, ctx: RuleContext, *, replayable: bool
+) -> tuple[AssistantMessage, list[Problem]]:
+    """The turn without the response-only fields the target must not get."""
+    fields = fields_for(ctx, replayable)
+    if not fields:
+        return message, []
+    blocks, problems = _blocks(message, fields)
+    update: dict[str, Any] = {}
+    if problems:
+        update["content"] = tuple(blocks)
+    if "reasoning_content" in fields and message.reasoning_content is not None:
+        update["reasoning_content"] = None
+        problems.append(_field_problem("reasoning_content", "response-only field removed"))
+    if _PSF in fields and message.provider_specific_fields is not None:
+        update["provider_specific_fields"] = None
+        problems.append(_field_problem(_PSF, "response-only field removed"))
+    dropped = [k for k in message.extra if k in fields]
+    if dropped:
+        update["extra"] = {k: v for k, v in message.extra.items() if k not in fields}
+        problems += [_field_problem(k, "response-only field removed") for k in sorted(dropped)]
+    if not update:
+        return message, []
+    return rebuilt(message, **update), problems
+
+
+class ResponseOnlyField(MessageRule):
+    """Remove the response-only fields the target rejects, per policy."""
+
+    code: ClassVar[Code] = "response_only_field"
+    flags: ClassVar[int] = OPAQUE
+    wording: ClassVar[Wording] = {
+        family: {"extra_field": text} for family, text in EXTRA_FIELD.items()
+    }
+
+    def candidate(self, conv: Conversation, index: int) -> bool:
+        """Assistant turns with opaque data whose target strips some of it."""
+        facts = conv.facts(index)
+        if not facts.flags & OPAQUE or facts.role != "assistant":
+            return False
+        return bool(fields_for(conv.ctx, conv.replayable(index)))
+
+    def repair(self, conv: Conversation, index: int, message: Message) -> Repair:
+        """The turn without the fields its target must not get."""
+        assert isinstance(message, AssistantMessage)
+        return strip_fields(message, conv.ctx, replayable=conv.replayable(index))

@@ -1,0 +1,343 @@
+"""Tool-call ids in the shape the target accepts, unique within a turn.
+
+Each protocol accepts its own id shape (``Policy.tool_ids``): Mistral exactly 9
+alphanumerics (``Tool call id was toolu_01... but must be a-z, A-Z, 0-9, with a length
+of 9.``); Anthropic ``^[a-zA-Z0-9_-]+$`` up to 64 (``String should match pattern``);
+OpenAI Chat up to 40 (``string too long. Expected a string with maximum length 40``);
+OpenAI Responses ``call_id|fc_...`` pairs checked as the pair. The id checked is the id
+as LiteLLM sends it (see :class:`~litellm_hygiene._openai._facts.WirePlan`); ids a
+same-model turn really produced are valid, so they stay untouched.
+
+Renaming is deterministic (a hash of the id and its occurrence) and collision-free
+within the request: ``a|b`` and ``a:b`` never become one id. New ids carry no provider's
+prefix, so they are never mistaken for provenance evidence. A signature LiteLLM would
+send inside the id leaves it (for a Gemini model behind another protocol the whole
+string is the id). The results answering a renamed call are renamed with it: the run of
+results right after a turn maps to that turn's calls by key, in order; any other result
+takes the id of the latest turn that issued its key.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import re
+from collections import deque
+from collections.abc import Sequence
+from typing import Any, ClassVar
+
+from .._build import rebuilt
+from .._content import ToolCall
+from .._messages import AssistantMessage, ToolResultMessage
+from .._openai._tools import join_id, split_id
+from .._policy import IdRule
+from ._base import Conversation, Finding, Problem, Rule, Slot, Wording
+from ._codes import Code
+
+__all__ = ["ToolCallId", "id_is_valid"]
+
+_BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+_ITEM = re.compile(r"[a-zA-Z0-9_-]*")
+_FUNCTION = "\0function:"
+_SHOWN = 80
+
+_OPENAI_TOO_LONG = (
+    "Invalid '{where}': string too long. Expected a string with maximum length {limit}, "
+    "but got a string with length {n} instead."
+)
+_OPENAI_EMPTY = (
+    "Invalid '{where}': empty string. Expected a string with minimum length 1, but got an "
+    "empty string instead."
+)
+_ANTHROPIC_PATTERN = "{where}: String should match pattern '^[a-zA-Z0-9_-]+$'"
+_MISTRAL = "Tool call id was {id} but must be a-z, A-Z, 0-9, with a length of {exact}."
+
+
+@functools.lru_cache(maxsize=32)
+def _charset(chars: str) -> re.Pattern[str]:
+    return re.compile(f"[{chars}]+")
+
+
+@functools.lru_cache(maxsize=32)
+def _outside(chars: str) -> re.Pattern[str]:
+    return re.compile(f"[^{chars}]")
+
+
+def _plain_problem(value: str, rule: IdRule) -> tuple[str, str] | None:
+    """(wording kind, reason) when ``value`` breaks ``rule``; ``None`` when it fits."""
+    shown = value if len(value) <= _SHOWN else f"{value[:_SHOWN]}..."
+    if not value:
+        return "id_empty", "empty id"
+    if rule.allowed is not None and _charset(rule.allowed).fullmatch(value) is None:
+        return "id_chars", f"id {shown!r} has characters outside [{rule.allowed}]"
+    if rule.max_length is not None and len(value) > rule.max_length:
+        return "id_too_long", f"id is {len(value)} characters; at most {rule.max_length} allowed"
+    if rule.exact_length is not None and len(value) != rule.exact_length:
+        return "id_length", f"id is {len(value)} characters; exactly {rule.exact_length} required"
+    return None
+
+
+@functools.lru_cache(maxsize=8192)
+def _problem(value: str, rule: IdRule) -> tuple[str, str] | None:
+    if rule.keep_responses_pairs and "|" in value:
+        call_id, _, item = value.partition("|")
+        if not item.startswith("fc"):
+            return "item_id_prefix", "the item id of a call_id|item_id pair must start with 'fc'"
+        if _ITEM.fullmatch(item) is None or item.endswith("_"):
+            return "item_id_chars", "the item id may hold only letters, digits, '_' and '-'"
+        if len(value) > 64:
+            return "id_too_long", f"the pair is {len(value)} characters; at most 64 allowed"
+        return _plain_problem(call_id, rule.model_copy(update={"max_length": None}))
+    return _plain_problem(value, rule)
+
+
+def id_is_valid(value: str, rule: IdRule) -> bool:
+    """``value`` (an id as LiteLLM sends it) is an id the target accepts under ``rule``."""
+    return _problem(value, rule) is None
+
+
+def _base62(digest: bytes, length: int) -> str:
+    number = int.from_bytes(digest, "big")
+    chars = []
+    for _ in range(length):
+        number, rest = divmod(number, 62)
+        chars.append(_BASE62[rest])
+    return "".join(chars)
+
+
+class _Namer:
+    """Hands out valid, unique ids for one request."""
+
+    def __init__(self, rule: IdRule, reserved: set[str]) -> None:
+        self.rule = rule
+        self.taken = set(reserved)
+        self.occurrences: dict[str, int] = {}
+
+    def _sanitized(self, original: str) -> str:
+        rule = self.rule
+        if rule.exact_length is not None or rule.allowed is None:
+            candidate = original
+        else:
+            fill = "_" if id_is_valid("_", rule.model_copy(update={"exact_length": None})) else ""
+            candidate = _outside(rule.allowed).sub(fill, original)
+        return candidate[: rule.max_length] if rule.max_length else candidate
+
+    def _hashed(self, original: str, attempt: int) -> str:
+        occurrence = self.occurrences[original]
+        digest = hashlib.sha256(f"{original}\0{occurrence}\0{attempt}".encode()).digest()
+        if self.rule.exact_length is not None:
+            return _base62(digest, self.rule.exact_length)
+        # "call_", "toolu_"... are provenance evidence: an id hygiene assigns must not
+        # make a later run judge the turn differently.
+        allowed = self.rule.allowed
+        prefix = "tc_" if allowed is None or _charset(allowed).fullmatch("_") else "tc"
+        body = prefix + _base62(digest, 24)
+        return body[: self.rule.max_length] if self.rule.max_length else body
+
+    def fresh(self, original: str) -> str:
+        """A new id for ``original``: its sanitized form if free, else a hash."""
+        self.occurrences[original] = self.occurrences.get(original, 0) + 1
+        candidate = self._sanitized(original)
+        attempt = 0
+        while candidate in self.taken or not id_is_valid(candidate, self.rule):
+            candidate = self._hashed(original, attempt)
+            attempt += 1
+        self.taken.add(candidate)
+        return candidate
+
+
+def _shown(value: str) -> str:
+    return value if len(value) <= _SHOWN else f"{value[:_SHOWN]}..."
+
+
+class ToolCallId(Rule):
+    """Rename ids the target would reject, and the results answering them."""
+
+    code: ClassVar[Code] = "tool_call_id"
+    wording: ClassVar[Wording] = {
+        "anthropic": {
+            "id_chars": _ANTHROPIC_PATTERN,
+            "id_empty": _ANTHROPIC_PATTERN,
+            "id_too_long": "{where}: String should have at most {limit} characters",
+            "id_collision": "messages.{m}.content.{c}: `tool_use` ids must be unique",
+        },
+        "bedrock": {
+            "id_chars": (
+                "Value at '{where}' failed to satisfy constraint: Member must satisfy regular "
+                "expression pattern: [a-zA-Z0-9_-]+"
+            ),
+            "id_too_long": (
+                "Value at '{where}' failed to satisfy constraint: Member must have length "
+                "less than or equal to {limit}"
+            ),
+            "id_empty": (
+                "Value at '{where}' failed to satisfy constraint: Member must have length "
+                "greater than or equal to 1"
+            ),
+        },
+        "openai": {"id_too_long": _OPENAI_TOO_LONG, "id_empty": _OPENAI_EMPTY},
+        "openai-compatible": {"id_too_long": _OPENAI_TOO_LONG, "id_empty": _OPENAI_EMPTY},
+        "openai-responses": {
+            "id_too_long": _OPENAI_TOO_LONG,
+            "id_empty": _OPENAI_EMPTY,
+            "item_id_chars": (
+                "Invalid '{where}': '{id}'. Expected an ID that contains letters, numbers, "
+                "underscores, or dashes, but this value contained additional characters."
+            ),
+            "item_id_prefix": "Invalid '{where}': '{id}'. Expected an ID that begins with 'fc'.",
+        },
+        "mistral": {
+            "id_chars": _MISTRAL,
+            "id_too_long": _MISTRAL,
+            "id_length": _MISTRAL,
+            "id_empty": _MISTRAL,
+        },
+    }
+
+    def find(self, conv: Conversation) -> list[Finding]:
+        """Call ids (as sent) the target rejects or a turn repeats; results likewise."""
+        rule = conv.ctx.policy.tool_ids
+        found: list[Finding] = []
+        for index, slot in enumerate(conv.slots):
+            facts = slot.facts
+            problems: list[Problem] = []
+            if facts.calls:
+                seen: set[str] = set()
+                for number, (key, sent, raw) in enumerate(facts.calls):
+                    if key.startswith(_FUNCTION) and not raw:
+                        continue
+                    problem = _id_problem(sent, rule, f"tool_calls[{number}].id", number, seen)
+                    if problem is not None:
+                        problems.append(problem)
+                    seen.add(sent)
+            elif facts.result_id is not None:
+                bad = _problem(facts.result_id, rule)
+                if bad is not None:
+                    problems.append(_worded(bad, facts.result_id, rule, "tool_call_id", None))
+            if problems:
+                found.append(Finding(index, tuple(problems)))
+        return found
+
+    def fix(self, conv: Conversation, found: Sequence[Finding]) -> Conversation:
+        """Rename the found ids; results follow their calls."""
+        return _Renamer(conv, {f.index: f for f in found}).run()
+
+
+def _id_problem(sent: str, rule: IdRule, where: str, number: int, seen: set[str]) -> Problem | None:
+    bad = _problem(sent, rule)
+    if bad is not None:
+        return _worded(bad, sent, rule, where, number)
+    if sent in seen:
+        reason = f"id {_shown(sent)!r} is used by two calls of this message"
+        return Problem(where, reason, "id_collision", call=number, values={"id": _shown(sent)})
+    return None
+
+
+def _worded(
+    bad: tuple[str, str], value: str, rule: IdRule, where: str, call: int | None
+) -> Problem:
+    kind, reason = bad
+    path = "result_id" if call is None else ("item_id" if kind.startswith("item") else "call_id")
+    item = value.partition("|")[2] if kind.startswith("item") else value
+    limit = 64 if rule.keep_responses_pairs and "|" in value else (rule.max_length or 0)
+    values = {"id": _shown(item), "n": len(value), "limit": limit, "call": call or 0}
+    return Problem(where, reason, kind, path, call=call, values=values)  # type: ignore[arg-type]
+
+
+class _Renamer:
+    """One walk over the conversation renaming found ids and the results that follow."""
+
+    def __init__(self, conv: Conversation, found: dict[int | None, Finding]) -> None:
+        self.conv = conv
+        self.found = found
+        rule = conv.ctx.policy.tool_ids
+        reserved = {
+            sent
+            for slot in conv.slots
+            for _, sent, _ in slot.facts.calls
+            if id_is_valid(sent, rule)
+        }
+        self.namer = _Namer(rule, reserved)
+        self.latest: dict[str, str] = {}
+        self.batch: deque[tuple[str, str]] = deque()
+
+    def run(self) -> Conversation:
+        out: list[Slot] = []
+        for index, slot in enumerate(self.conv.slots):
+            facts = slot.facts
+            if facts.role == "assistant":
+                slot = self._turn(index, slot)
+            elif facts.result_id is not None:
+                slot = self._result(index, slot)
+            elif facts.role != "tool":
+                self.batch.clear()
+            out.append(slot)
+        return self.conv.with_slots(out)
+
+    def _turn(self, index: int, slot: Slot) -> Slot:
+        calls = slot.facts.calls
+        if index not in self.found:
+            kept = [(key, raw) for key, _, raw in calls]
+            self.batch = deque(kept)
+            self.latest.update(kept)
+            return slot
+        message = self.conv.message(index)
+        assert isinstance(message, AssistantMessage)
+        bad = {p.call for p in self.found[index].problems}
+        blocks: list[Any] = []
+        mapping: list[tuple[str, str]] = []
+        number = 0
+        for block in message.content:
+            if isinstance(block, ToolCall) and not (
+                block.origin == "function_call" and not block.id
+            ):
+                key = calls[number][0]
+                if number in bad:
+                    block = self._renamed(block, calls[number][1])
+                mapping.append((key, _wire_id(block)))
+                number += 1
+            elif isinstance(block, ToolCall):
+                number += 1
+            blocks.append(block)
+        self.batch = deque(mapping)
+        self.latest.update(mapping)
+        return self.conv.slot_for(rebuilt(message, content=tuple(blocks)), like=slot)
+
+    def _renamed(self, call: ToolCall, sent: str) -> ToolCall:
+        sites = call.signature_sites
+        if self.conv.ctx.plan.whole_id_sent and "id" in sites:
+            sites = tuple(site for site in sites if site != "id")
+        update: dict[str, Any] = {"id": self.namer.fresh(sent), "signature_sites": sites}
+        if not sites:
+            update["thought_signature"] = None
+        return rebuilt(call, **update)
+
+    def _result(self, index: int, slot: Slot) -> Slot:
+        key = slot.facts.result
+        assert key is not None
+        wire_id = _pop(self.batch, key) or self.latest.get(key)
+        if wire_id is None and index in self.found:
+            wire_id = self.namer.fresh(slot.facts.result_id or "")
+        if wire_id is None or wire_id == slot.facts.result_raw:
+            return slot
+        message = self.conv.message(index)
+        assert isinstance(message, ToolResultMessage)
+        call_id, signature = split_id(wire_id)
+        update = {
+            "tool_call_id": call_id,
+            "thought_signature": signature,
+            "signature_in_id": signature is not None,
+        }
+        return self.conv.slot_for(rebuilt(message, **update), like=slot)
+
+
+def _wire_id(call: ToolCall) -> str:
+    return join_id(call.id, call.thought_signature, "id" in call.signature_sites)
+
+
+def _pop(batch: deque[tuple[str, str]], key: str) -> str | None:
+    for position, (original, wire_id) in enumerate(batch):
+        if original == key:
+            del batch[position]
+            return wire_id
+    return None

@@ -1,0 +1,271 @@
+"""Every tool call gets exactly one result, right after its turn.
+
+Every provider requires each assistant tool-call batch to be answered, one result per
+call, before the next user or assistant turn; a result without its call is rejected
+too (Anthropic: ``tool_use ids were found without tool_result blocks immediately
+after``; OpenAI: ``Messages with role 'tool' must be a response to a preceding message
+with 'tool_calls'``). So, per turn, in call order:
+
+- a displaced result (after a user turn, or further on) is moved right after its call;
+- duplicate results are dropped, a real result beating a synthesized one;
+- a call with no result gets one: ``No result provided``, marked as an error and as
+  synthesized, answering the call by its id exactly as the call carries it (LiteLLM's
+  Gemini converter pairs them byte for byte);
+- results that answer no call are dropped.
+
+Calls and results pair by the key LiteLLM pairs them by (see
+:class:`~litellm_hygiene._openai._facts.WirePlan`). Ids may repeat across turns: a
+result belongs to the nearest earlier call with its key, so the search for a call's
+results stops at the next turn that issues the key again. Legacy
+``function_call``/``function`` pairs match by function name.
+"""
+
+from __future__ import annotations
+
+import bisect
+from collections import defaultdict
+from collections.abc import Sequence
+from typing import ClassVar
+
+from .._build import trusted
+from .._content import TextContent
+from .._messages import ToolResultMessage
+from .._openai._facts import Call
+from .._openai._tools import split_id
+from ._base import Conversation, Finding, Problem, Rule, RuleContext, Slot, Wording
+from ._codes import Code
+
+__all__ = ["NO_RESULT_TEXT", "ToolPairing"]
+
+NO_RESULT_TEXT = "No result provided"
+"""The text of a synthesized result."""
+
+_FUNCTION = "\0function:"
+_OPENAI_ORPHAN = (
+    "Messages with role 'tool' must be a response to a preceding message with 'tool_calls'"
+)
+_OPENAI: dict[str, str] = {
+    "call_without_result": (
+        "An assistant message with 'tool_calls' must be followed by tool messages responding "
+        "to each 'tool_call_id'. The following tool_call_ids did not have response messages: "
+        "{id}"
+    ),
+    "result_without_call": _OPENAI_ORPHAN,
+    "duplicate_result": _OPENAI_ORPHAN,
+}
+_BEDROCK_TOO_MANY = (
+    "The number of toolResult blocks at messages.{m}.content exceeds the number of toolUse "
+    "blocks of previous turn."
+)
+_GEMINI_COUNT = (
+    "Please ensure that the number of function response parts is equal to the number of "
+    "function call parts of the function call turn."
+)
+_MISTRAL = "Not the same number of function calls and responses"
+
+
+def _shown(key: str) -> str:
+    shown = key.removeprefix(_FUNCTION)
+    return shown if len(shown) <= 80 else f"{shown[:80]}..."
+
+
+class _Index:
+    """Where each key's results sit, and where each key is issued."""
+
+    def __init__(self, slots: Sequence[Slot]) -> None:
+        self.results: dict[str, list[int]] = defaultdict(list)
+        self.issued: dict[str, list[int]] = defaultdict(list)
+        for position, slot in enumerate(slots):
+            facts = slot.facts
+            if facts.result is not None:
+                self.results[facts.result].append(position)
+            for key, _, _ in facts.calls:
+                self.issued[key].append(position)
+
+    def window(self, key: str, start: int, end: int) -> list[int]:
+        """Result positions for ``key`` after ``start`` and before the next re-issue."""
+        issued = self.issued[key]
+        after = bisect.bisect_right(issued, start)
+        limit = min(issued[after], end) if after < len(issued) else end
+        results = self.results.get(key, [])
+        return results[bisect.bisect_right(results, start) : bisect.bisect_left(results, limit)]
+
+
+def _already_paired(slots: Sequence[Slot]) -> bool:
+    """Every call is answered once, by the results right after its turn, in call order."""
+    expected: tuple[Call, ...] = ()
+    answered = 0
+    for slot in slots:
+        facts = slot.facts
+        if facts.result is not None:
+            if answered == len(expected) or facts.result != expected[answered][0]:
+                return False
+            answered += 1
+            continue
+        if answered != len(expected):
+            return False
+        expected = facts.calls
+        answered = 0
+        if len(expected) > 1 and len({key for key, _, _ in expected}) != len(expected):
+            return False
+    return answered == len(expected)
+
+
+Plan = list["int | Call"]
+"""The repaired order: a slot's position, or a call that gets a synthesized result."""
+
+
+def _plan(conv: Conversation) -> tuple[Plan, list[Finding]]:
+    """The repaired order of the slots, and what is wrong with the present one."""
+    slots = conv.slots
+    index = _Index(slots)
+    consumed: set[int] = set()
+    plan: Plan = []
+    found: list[Finding] = []
+    for position, slot in enumerate(slots):
+        facts = slot.facts
+        if facts.result is not None:
+            if position not in consumed:
+                reason = f"result for {_shown(facts.result)!r} answers no call before it"
+                found.append(
+                    _finding(position, "tool_call_id", reason, "result_without_call", facts.result)
+                )
+            continue
+        plan.append(position)
+        cursor = position + 1
+        for number, call in enumerate(facts.calls):
+            key = call[0]
+            candidates = [p for p in index.window(key, position, len(slots)) if p not in consumed]
+            if not candidates:
+                reason = f"call {_shown(key)!r} has no result before the next turn"
+                where = f"tool_calls[{number}]"
+                found.append(_finding(position, where, reason, "call_without_result", key))
+                plan.append(call)
+                continue
+            real = [p for p in candidates if not _synthesized(conv, p)]
+            chosen = (real or candidates)[0]
+            consumed.update(candidates)
+            for p in candidates:
+                if p != chosen:
+                    reason = f"call {_shown(key)!r} already has a result"
+                    found.append(_finding(p, "tool_call_id", reason, "duplicate_result", key))
+            plan.append(chosen)
+            if chosen == cursor:
+                cursor += 1
+            else:
+                reason = f"result for {_shown(key)!r} moved right after its call"
+                found.append(_finding(chosen, "tool_call_id", reason, None, key))
+    return plan, sorted(found, key=lambda f: f.index or 0)
+
+
+def _finding(position: int, where: str, reason: str, kind: str | None, key: str) -> Finding:
+    problem = Problem(where, reason, kind, values={"id": _shown(key)})  # type: ignore[arg-type]
+    return Finding(position, (problem,))
+
+
+def _synthesized(conv: Conversation, position: int) -> bool:
+    """A result hygiene wrote (only the neutral model records that)."""
+    message = conv.slots[position].message
+    return isinstance(message, ToolResultMessage) and message.synthesized
+
+
+def _result_for(call: Call) -> ToolResultMessage:
+    key, _, raw = call
+    text = (trusted(TextContent, text=NO_RESULT_TEXT),)
+    if key.startswith(_FUNCTION) and not raw:
+        return trusted(
+            ToolResultMessage,
+            tool_call_id="",
+            tool_name=key.removeprefix(_FUNCTION),
+            content=text,
+            is_error=True,
+            synthesized=True,
+            role="function",
+        )
+    call_id, signature = split_id(raw)
+    return trusted(
+        ToolResultMessage,
+        tool_call_id=call_id,
+        thought_signature=signature,
+        signature_in_id=signature is not None,
+        content=text,
+        is_error=True,
+        synthesized=True,
+    )
+
+
+class ToolPairing(Rule):
+    """Give every tool call exactly one result, right after its turn."""
+
+    code: ClassVar[Code] = "tool_pairing"
+    wording: ClassVar[Wording] = {
+        "anthropic": {
+            "call_without_result": (
+                "messages.{m}: `tool_use` ids were found without `tool_result` blocks "
+                "immediately after: {id}. Each `tool_use` block must have a corresponding "
+                "`tool_result` block in the next message."
+            ),
+            "result_without_call": (
+                "messages.{m}.content.{c}: unexpected `tool_use_id` found in `tool_result` "
+                "blocks: {id}. Each `tool_result` block must have a corresponding `tool_use` "
+                "block in the previous message."
+            ),
+            "duplicate_result": (
+                "each tool_use must have a single result. Found multiple tool_result blocks "
+                "with id: {id}"
+            ),
+        },
+        "bedrock": {
+            "call_without_result": (
+                "Expected toolResult blocks at messages.{next_m}.content for the following "
+                "Ids: {id}"
+            ),
+            "result_without_call": _BEDROCK_TOO_MANY,
+            "duplicate_result": _BEDROCK_TOO_MANY,
+        },
+        "gemini": {
+            "call_without_result": _GEMINI_COUNT,
+            "result_without_call": (
+                "Please ensure that function response turn comes immediately after a "
+                "function call turn."
+            ),
+            "duplicate_result": _GEMINI_COUNT,
+        },
+        "openai": _OPENAI,  # type: ignore[dict-item]
+        "openai-compatible": {
+            **_OPENAI,  # type: ignore[dict-item]
+            "duplicate_result": "Duplicate value for 'tool_call_id' of {id} in message[{i}]",
+        },
+        "openai-responses": {
+            "call_without_result": "No tool output found for function call {id}.",
+            "result_without_call": (
+                "No tool call found for function call output with call_id {id}."
+            ),
+        },
+        "mistral": {
+            "call_without_result": _MISTRAL,
+            "result_without_call": _MISTRAL,
+            "duplicate_result": _MISTRAL,
+        },
+    }
+
+    def applies(self, ctx: RuleContext) -> bool:
+        """Every target, unless the policy turns it off."""
+        return ctx.policy.repair_tool_pairing
+
+    def find(self, conv: Conversation) -> list[Finding]:
+        """Calls without results, results without calls, duplicates, displaced results."""
+        if _already_paired(conv.slots):
+            return []
+        return _plan(conv)[1]
+
+    def fix(self, conv: Conversation, found: Sequence[Finding]) -> Conversation:
+        """The slots in repaired order, with synthesized results where calls had none."""
+        plan, _ = _plan(conv)
+        out: list[Slot] = []
+        for step in plan:
+            if isinstance(step, int):
+                out.append(conv.slots[step])
+            else:
+                out.append(conv.slot_for(_result_for(step)))
+        return conv.with_slots(out)
