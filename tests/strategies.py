@@ -220,3 +220,61 @@ def message() -> st.SearchStrategy[dict[str, Any]]:
 
 
 transcripts = st.lists(message(), max_size=8)
+
+
+# -- targeted: agent transcripts at the edge of each rule --------------------------------
+
+edge_ids = st.one_of(
+    st.from_regex(r"[A-Za-z0-9]{8,10}", fullmatch=True),  # Mistral: 9 exactly
+    st.from_regex(r"call_[A-Za-z0-9]{30,40}", fullmatch=True),  # OpenAI chat: 40 at most
+    st.from_regex(r"toolu_[A-Za-z0-9]{20,26}", fullmatch=True),
+    st.from_regex(r"call_[a-z0-9]{4}__thought__[A-Za-z0-9+/]{4}(==)?", fullmatch=True),
+    st.from_regex(r"call_[a-z0-9]{4}\|fc_[A-Za-z0-9_]{2,62}", fullmatch=True),
+    st.from_regex(r"tool[.:|][a-z]{2}", fullmatch=True),
+    st.just(""),
+)
+edge_text = st.sampled_from(["", " ", "\n\t", "a", "ok"])
+signatures = st.sampled_from(["c2ln", "c2lnbmF0dXJl", "msg_01abc", "", "c2ln="])
+stamps = st.sampled_from(
+    [
+        {"provider": "anthropic", "api": "anthropic-messages", "model": "claude-sonnet-4-5"},
+        {"provider": "gemini", "api": "gemini", "model": "gemini-2.5-pro"},
+        {"provider": "openai", "api": "openai-chat", "model": "gpt-4o"},
+        {"provider": "mistral", "api": "mistral", "model": "mistral-large-latest"},
+    ]
+)
+
+
+@st.composite
+def agent_turn(draw: st.DrawFn) -> list[dict[str, Any]]:
+    """One exchange: a user turn, an assistant turn with calls, and (most of) its results."""
+    out: list[dict[str, Any]] = []
+    if draw(st.booleans()):
+        out.append({"role": "user", "content": draw(edge_text | text)})
+    calls = [
+        {
+            "id": draw(edge_ids),
+            "type": "function",
+            "function": {"name": "f", "arguments": draw(st.sampled_from(["{}", '{"a": 1']))},
+        }
+        for _ in range(draw(st.integers(0, 2)))
+    ]
+    turn: dict[str, Any] = {"role": "assistant", "content": draw(edge_text | st.none())}
+    if calls:
+        turn["tool_calls"] = calls
+    if draw(st.booleans()):
+        turn["thinking_blocks"] = [
+            {"type": "thinking", "thinking": draw(edge_text), "signature": draw(signatures)}
+        ]
+    if draw(st.booleans()):
+        turn[STAMP_KEY] = draw(stamps)
+    out.append(turn)
+    for call in calls:
+        if draw(st.integers(0, 4)):
+            out.append({"role": "tool", "tool_call_id": call["id"], "content": draw(edge_text)})
+    return out
+
+
+agent_transcripts = st.lists(agent_turn(), max_size=4).map(
+    lambda turns: [message for turn in turns for message in turn]
+)

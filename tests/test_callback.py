@@ -98,8 +98,8 @@ async def test_cross_model_request_is_made_valid_for_the_deployment(spy: Spy) ->
     assert history == before  # the caller's list and dicts are untouched
     report = response._hidden_params[litellm_hygiene.HIDDEN_PARAMS_KEY]
     assert report["target"] == MISTRAL
-    assert report["changes"]["tool_call_id_renamed"] == 1
-    assert report["changes"]["thinking_to_text"] == 1
+    assert report["changes"]["tool_call_id"] == 1
+    assert report["changes"]["foreign_reasoning"] == 1
     assert report["overflow"] is None
     assert callback.stats["changed"] == 1
 
@@ -107,12 +107,25 @@ async def test_cross_model_request_is_made_valid_for_the_deployment(spy: Spy) ->
 async def test_same_model_request_is_left_as_is(spy: Spy) -> None:
     callback = register(spy)
     history = claude_history()
+    history[1]["content"] = None  # what Claude returned beside its tool call
     response = await litellm.acompletion(model=CLAUDE, messages=history, mock_response="hey")
     assert spy.calls[-1]["messages"] == history
     assert response._hidden_params["litellm_hygiene"]["changes"] == {}
     # The hook itself returns nothing to change: LiteLLM goes on with its own kwargs.
     kwargs = {"model": CLAUDE, "messages": history}
     assert await callback.async_pre_call_deployment_hook(kwargs, "acompletion") is None
+
+
+async def test_same_model_empty_text_beside_calls_goes_out_as_null(spy: Spy) -> None:
+    """LiteLLM would send "[System: Empty message content sanitised...]" to Claude."""
+    register(spy)
+    history = claude_history()
+    assert history[1]["content"] == ""
+    response = await litellm.acompletion(model=CLAUDE, messages=history, mock_response="hey")
+    sent = spy.calls[-1]["messages"]
+    assert sent[1]["content"] is None
+    assert sent[1]["thinking_blocks"] == history[1]["thinking_blocks"]
+    assert response._hidden_params["litellm_hygiene"]["changes"] == {"empty_content": 1}
 
 
 async def test_stamp_round_trip_keeps_same_model_signatures(spy: Spy) -> None:
@@ -242,7 +255,7 @@ def test_sync_wrapper_applies_hygiene_and_stamps(spy: Spy) -> None:
     response = litellm_hygiene.completion(MISTRAL, history, mock_response="ok")
     assert history == before
     report = response._hidden_params["litellm_hygiene"]
-    assert report["changes"]["tool_call_id_renamed"] == 1
+    assert report["changes"]["tool_call_id"] == 1
     assert response.choices[0].message.litellm_hygiene["api"] == "mistral"
     assert callback.stats["changed"] == 1
     error = BadRequestError(message=MISTRAL_OVERFLOW, model=MISTRAL, llm_provider="mistral")

@@ -42,7 +42,7 @@ from tests.standin.script import ANSWER, CLAUDE, CLAUDE_STAMP, THINKING, TOOLS, 
 
 pytestmark = pytest.mark.filterwarnings(f"ignore:{READONLY_WARNING}:UserWarning")
 
-REPAIRS = {"missing_result_synthesized", "duplicate_result_dropped", "orphan_result_dropped"}
+REPAIRS = {"tool_pairing"}
 """Pairing repairs: none is due when the client answered every call."""
 
 
@@ -184,7 +184,7 @@ async def test_claude_thinking_and_tools_to(
     assert report["overflow"] is None
     if target.wire_api == "mistral":
         calls = first.choices[0].message.tool_calls
-        assert report["changes"].get("tool_call_id_renamed") == len(calls)
+        assert report["changes"].get("tool_call_id") == len(calls)
 
 
 async def test_claude_back_to_claude_keeps_its_own_thinking(
@@ -209,4 +209,4 @@ async def test_claude_back_to_claude_keeps_its_own_thinking(
     assert [b["id"] for b in replayed if b["type"] == "tool_use"] == [
         b["id"] for b in claude_answer["content"] if b["type"] == "tool_use"
     ]
-    assert set(report_of(second)["changes"]) <= {"stamp_removed"}
+    assert set(report_of(second)["changes"]) <= {"hygiene_stamp"}

@@ -122,7 +122,7 @@ async def test_errored_turn_then_fallback(
         assert contains(to_claude, call.id), "Anthropic accepts OpenAI's call_ ids"
         assert not contains(to_mistral, call.id), "Mistral rejects them"
     assert fallback.choices[0].message.litellm_hygiene["provider"] == "mistral"
-    assert changes(fallback)["tool_call_id_renamed"] == len(message.tool_calls)
+    assert changes(fallback)["tool_call_id"] == len(message.tool_calls)
 
 
 @pytest.mark.parametrize("target", ["openai_chat", "anthropic_same_model"])
@@ -146,7 +146,7 @@ async def test_interrupted_tool_call(
     assert violations("openai-chat" if target == "openai_chat" else "anthropic", sent) == []
     assert contains(sent, "18°C, light rain"), "the real result is kept"
     unanswered = len(first.choices[0].message.tool_calls) - 1
-    assert changes(second)["missing_result_synthesized"] == unanswered
+    assert changes(second)["tool_pairing"] == unanswered
 
 
 async def test_image_to_a_text_only_model(
@@ -188,7 +188,7 @@ async def test_image_to_a_text_only_model(
     assert violations("openai-chat", to_o3) == []
     assert not contains(to_o3, RED_PIXEL)
     assert not contains(to_o3, "image_url")
-    assert changes(second).get("images_downgraded", 0) >= 1
+    assert changes(second).get("image_unsupported", 0) >= 1
 
 
 @standin_only("a real overflow needs a prompt over Mistral's 128k-token window")

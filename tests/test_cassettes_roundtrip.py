@@ -142,7 +142,7 @@ async def test_gemini_3_signatures_survive_a_detour_through_claude(
     assert stamp(first) == {"provider": "gemini", "api": "gemini", "model": GEMINI_3[7:]}
     assert stamp(second) == CLAUDE_STAMP
     assert stamp(third) == stamp(first)
-    assert "missing_result_synthesized" not in second._hidden_params["litellm_hygiene"]["changes"]
+    assert "tool_pairing" not in second._hidden_params["litellm_hygiene"]["changes"]
     assert third._hidden_params["litellm_hygiene"]["overflow"] is None
 
 
@@ -217,7 +217,7 @@ async def test_responses_reasoning_and_ids_to(
     assert stamp(second)["provider"] == provider
     changes = second._hidden_params["litellm_hygiene"]["changes"]
     if wire_api == "mistral":
-        assert changes.get("tool_call_id_renamed") == len(call_ids)
+        assert changes.get("tool_call_id") == len(call_ids)
     else:
         sent_ids = [
             block["id"]

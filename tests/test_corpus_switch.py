@@ -21,7 +21,7 @@ from litellm_hygiene import (
     validate_for_target,
 )
 from litellm_hygiene._openai._tools import split_id
-from litellm_hygiene._passes._tool_ids import id_is_valid
+from litellm_hygiene._rules.tool_call_id import id_is_valid
 
 from .corpus import CorpusResponse, litellm_responses, require_corpus
 from .test_properties_pipeline import TARGETS, assert_pairing

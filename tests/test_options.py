@@ -129,13 +129,13 @@ def test_proxy_hooks_are_defined_on_the_leaf_class() -> None:
 def test_headers_carry_counts_and_overflow_without_content() -> None:
     report = CallReport(
         target="mistral/mistral-large-latest",
-        changes={"tool_call_id_renamed": 2, "thinking_to_text": 1},
+        changes={"tool_call_id": 2, "foreign_reasoning": 1},
         overflow=Overflow(
             kind="error_pattern", signal="mistral_too_large", input_tokens=9, context_window=8
         ),
     )
     headers = headers_for(report, "x-litellm-hygiene")
-    assert headers["x-litellm-hygiene-changes"] == "thinking_to_text=1, tool_call_id_renamed=2"
+    assert headers["x-litellm-hygiene-changes"] == "foreign_reasoning=1, tool_call_id=2"
     assert headers["x-litellm-hygiene-target"] == "mistral/mistral-large-latest"
     assert headers["x-litellm-hygiene-overflow"] == (
         "kind=error_pattern; signal=mistral_too_large; input_tokens=9; context_window=8"

@@ -120,10 +120,9 @@ def test_anthropic_history_reaches_mistral_as_a_valid_mistral_body(
     [body] = bodies(standin)
     assert_valid_for_mistral(body)
     assert changes(answer.headers) == {
-        "response_field_removed": 2,  # reasoning_content, provider_specific_fields
-        "thinking_to_text": 1,
-        "tool_call_id_renamed": 1,
-        "tool_result_id_renamed": 1,
+        "response_only_field": 2,  # reasoning_content, provider_specific_fields
+        "foreign_reasoning": 1,  # the thinking became text
+        "tool_call_id": 1,  # the call renamed (its result with it)
     }
     assert answer.headers["x-litellm-hygiene-target"] == "mistral/mistral-large-latest"
 

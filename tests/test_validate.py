@@ -15,15 +15,16 @@ from PIL import Image
 
 from litellm_hygiene import STAMP_KEY
 from litellm_hygiene._policy import policy_for
-from litellm_hygiene._target import resolve_target
+from litellm_hygiene._target import Family, resolve_target
+from litellm_hygiene._rules import CODES, RULES, Conversation
+from litellm_hygiene._rules import _codes as codes_module
+from litellm_hygiene._rules._wording import DEFAULTS, ErrorKind, PathKind, wording
 from litellm_hygiene._validate import (
-    CODE_RULES,
     Violation,
     ViolationCode,
     validate_for_target,
     validate_messages,
 )
-from litellm_hygiene._validate_report import ErrorKind, Request
 
 from .strategies import transcripts
 
@@ -141,7 +142,7 @@ def _ids() -> list[Case]:
             "anthropic_rejects_pipe_in_call_id",
             ANTHROPIC,
             exchange("call|1"),
-            "tool_call_id_shape",
+            "tool_call_id",
             1,
             "messages.1.content.0.tool_use.id: String should match pattern '^[a-zA-Z0-9_-]+$'",
         ),
@@ -149,7 +150,7 @@ def _ids() -> list[Case]:
             "anthropic_rejects_pipe_in_result_id",
             ANTHROPIC,
             exchange("call|1"),
-            "tool_call_id_shape",
+            "tool_call_id",
             2,
             "messages.2.content.0.tool_result.tool_use_id: String should match pattern",
         ),
@@ -157,7 +158,7 @@ def _ids() -> list[Case]:
             "anthropic_rejects_ids_over_64",
             ANTHROPIC,
             exchange("a" * 65),
-            "tool_call_id_shape",
+            "tool_call_id",
             1,
             "tool_use.id: String should have at most 64 characters",
         ),
@@ -165,7 +166,7 @@ def _ids() -> list[Case]:
             "bedrock_rejects_ids_over_64",
             BEDROCK,
             exchange(ID83),
-            "tool_call_id_shape",
+            "tool_call_id",
             1,
             "Value at 'messages.1.member.content.0.member.toolUse.toolUseId' failed to satisfy "
             "constraint: Member must have length less than or equal to 64",
@@ -174,7 +175,7 @@ def _ids() -> list[Case]:
             "openai_rejects_ids_over_40",
             OPENAI,
             [system(), *exchange(ID83)],
-            "tool_call_id_shape",
+            "tool_call_id",
             2,
             "Invalid 'messages[2].tool_calls[0].id': string too long. Expected a string with "
             "maximum length 40, but got a string with length 83 instead.",
@@ -183,7 +184,7 @@ def _ids() -> list[Case]:
             "openai_rejects_result_ids_over_40",
             OPENAI,
             [system(), *exchange(ID83)],
-            "tool_call_id_shape",
+            "tool_call_id",
             3,
             "Invalid 'messages[3].tool_call_id': string too long.",
         ),
@@ -191,7 +192,7 @@ def _ids() -> list[Case]:
             "openai_rejects_empty_ids",
             OPENAI,
             exchange(""),
-            "empty_tool_call_id",
+            "tool_call_id",
             1,
             "Invalid 'messages[1].tool_calls[0].id': empty string.",
         ),
@@ -199,7 +200,7 @@ def _ids() -> list[Case]:
             "deepseek_rejects_ids_over_40",
             DEEPSEEK,
             exchange(ID41),
-            "tool_call_id_shape",
+            "tool_call_id",
             1,
             "Expected a string with maximum length 40, but got a string with length 41",
         ),
@@ -207,7 +208,7 @@ def _ids() -> list[Case]:
             "deepseek_rejects_pipe_without_a_known_wording",
             DEEPSEEK,
             exchange("call|1"),
-            "tool_call_id_shape",
+            "tool_call_id",
             1,
             None,
         ),
@@ -215,7 +216,7 @@ def _ids() -> list[Case]:
             "mistral_requires_nine_alphanumerics",
             MISTRAL,
             exchange("toolu_01VpEm654HvfMoRcrE3Hgdc6"),
-            "tool_call_id_shape",
+            "tool_call_id",
             1,
             "Tool call id was toolu_01VpEm654HvfMoRcrE3Hgdc6 but must be a-z, A-Z, 0-9, with a "
             "length of 9.",
@@ -224,7 +225,7 @@ def _ids() -> list[Case]:
             "mistral_behind_openrouter_requires_nine_alphanumerics",
             OR_MISTRAL,
             exchange("call_abc"),
-            "tool_call_id_shape",
+            "tool_call_id",
             2,
             "Tool call id was call_abc but must be a-z, A-Z, 0-9, with a length of 9.",
         ),
@@ -232,7 +233,7 @@ def _ids() -> list[Case]:
             "mistral_rejects_nine_chars_with_underscore",
             MISTRAL,
             exchange("abc_defgh"),
-            "tool_call_id_shape",
+            "tool_call_id",
             1,
             "Tool call id was abc_defgh but must be",
         ),
@@ -240,7 +241,7 @@ def _ids() -> list[Case]:
             "responses_rejects_call_id_over_64",
             RESPONSES,
             exchange("c" * 65 + "|fc_1"),
-            "tool_call_id_shape",
+            "tool_call_id",
             1,
             "Invalid 'input[1].call_id': string too long. Expected a string with maximum length 64",
         ),
@@ -248,7 +249,7 @@ def _ids() -> list[Case]:
             "responses_rejects_item_id_characters",
             RESPONSES,
             exchange("call_1|fc_ab+/="),
-            "tool_call_id_shape",
+            "tool_call_id",
             1,
             "Expected an ID that contains letters, numbers, underscores, or dashes",
         ),
@@ -256,7 +257,7 @@ def _ids() -> list[Case]:
             "responses_requires_fc_item_id",
             RESPONSES,
             exchange("call_1|xy_1"),
-            "tool_call_id_shape",
+            "tool_call_id",
             1,
             "Invalid 'input[1].id': 'xy_1'. Expected an ID that begins with 'fc'.",
         ),
@@ -264,7 +265,7 @@ def _ids() -> list[Case]:
             "gemini_policy_wants_safe_ids_without_provider_error",
             GEMINI,
             exchange("call.1"),
-            "tool_call_id_shape",
+            "tool_call_id",
             1,
             None,
         ),
@@ -272,7 +273,7 @@ def _ids() -> list[Case]:
             "openrouter_gemini_receives_the_signature_suffix_in_the_id",
             OR_GEMINI,
             exchange("call_1__thought__" + SIG),
-            "tool_call_id_shape",
+            "tool_call_id",
             1,
             None,
         ),
@@ -280,7 +281,7 @@ def _ids() -> list[Case]:
             "anthropic_rejects_two_calls_with_one_id",
             ANTHROPIC,
             [user(), asst(call("toolu_1"), call("toolu_1")), tool("toolu_1"), tool("toolu_1")],
-            "tool_call_id_collision",
+            "tool_call_id",
             1,
             "messages.1.content.1: `tool_use` ids must be unique",
         ),
@@ -293,7 +294,7 @@ def _ids() -> list[Case]:
                 tool("call_a__thought__AAAA"),
                 tool("call_a__thought__BBBB"),
             ],
-            "tool_call_id_collision",
+            "tool_call_id",
             1,
             None,
         ),
@@ -308,7 +309,7 @@ def _pairing() -> list[Case]:
             "anthropic_call_without_result",
             ANTHROPIC,
             orphan_call,
-            "tool_call_without_result",
+            "tool_pairing",
             1,
             "messages.1: `tool_use` ids were found without `tool_result` blocks immediately "
             "after: toolu_1. Each `tool_use` block must have a corresponding `tool_result` "
@@ -318,7 +319,7 @@ def _pairing() -> list[Case]:
             "bedrock_call_without_result",
             BEDROCK,
             orphan_call,
-            "tool_call_without_result",
+            "tool_pairing",
             1,
             "Expected toolResult blocks at messages.2.content for the following Ids: toolu_1",
         ),
@@ -326,7 +327,7 @@ def _pairing() -> list[Case]:
             "openai_call_without_result",
             OPENAI,
             orphan_call,
-            "tool_call_without_result",
+            "tool_pairing",
             1,
             "The following tool_call_ids did not have response messages: toolu_1",
         ),
@@ -334,7 +335,7 @@ def _pairing() -> list[Case]:
             "responses_call_without_result",
             RESPONSES,
             orphan_call,
-            "tool_call_without_result",
+            "tool_pairing",
             1,
             "No tool output found for function call toolu_1.",
         ),
@@ -342,7 +343,7 @@ def _pairing() -> list[Case]:
             "gemini_call_without_result",
             GEMINI,
             [user(), asst(call("abc1")), user("next")],
-            "tool_call_without_result",
+            "tool_pairing",
             1,
             "Please ensure that the number of function response parts is equal to the number "
             "of function call parts",
@@ -351,7 +352,7 @@ def _pairing() -> list[Case]:
             "mistral_call_without_result",
             MISTRAL,
             [user(), asst(call("KikbB849t")), user("next")],
-            "tool_call_without_result",
+            "tool_pairing",
             1,
             "Not the same number of function calls and responses",
         ),
@@ -359,7 +360,7 @@ def _pairing() -> list[Case]:
             "call_at_the_end_without_result",
             DEEPSEEK,
             [user(), asst(call("call_1"))],
-            "tool_call_without_result",
+            "tool_pairing",
             1,
             "did not have response messages: call_1",
         ),
@@ -367,7 +368,7 @@ def _pairing() -> list[Case]:
             "result_must_directly_follow_the_call",
             OPENAI,
             [user(), asst(call("call_1")), user("wait"), tool("call_1")],
-            "tool_result_without_call",
+            "tool_pairing",
             3,
             "Messages with role 'tool' must be a response to a preceding message with 'tool_calls'",
         ),
@@ -375,7 +376,7 @@ def _pairing() -> list[Case]:
             "system_message_between_call_and_result_breaks_the_pair",
             OPENAI,
             [user(), asst(call("call_1")), system(), tool("call_1")],
-            "tool_call_without_result",
+            "tool_pairing",
             1,
             "did not have response messages: call_1",
         ),
@@ -383,7 +384,7 @@ def _pairing() -> list[Case]:
             "anthropic_result_without_call",
             ANTHROPIC,
             orphan_result,
-            "tool_result_without_call",
+            "tool_pairing",
             1,
             "messages.0.content.1: unexpected `tool_use_id` found in `tool_result` blocks: "
             "toolu_9. Each `tool_result` block must have a corresponding `tool_use` block in "
@@ -393,7 +394,7 @@ def _pairing() -> list[Case]:
             "bedrock_result_without_call",
             BEDROCK,
             orphan_result,
-            "tool_result_without_call",
+            "tool_pairing",
             1,
             "The number of toolResult blocks at messages.0.content exceeds the number of "
             "toolUse blocks of previous turn.",
@@ -402,7 +403,7 @@ def _pairing() -> list[Case]:
             "openai_result_without_call",
             OPENAI,
             orphan_result,
-            "tool_result_without_call",
+            "tool_pairing",
             1,
             "Messages with role 'tool' must be a response to a preceding message",
         ),
@@ -410,7 +411,7 @@ def _pairing() -> list[Case]:
             "responses_result_without_call",
             RESPONSES,
             orphan_result,
-            "tool_result_without_call",
+            "tool_pairing",
             1,
             "No tool call found for function call output with call_id toolu_9.",
         ),
@@ -418,7 +419,7 @@ def _pairing() -> list[Case]:
             "gemini_unnamed_result_without_call_fails_inside_litellm",
             GEMINI,
             orphan_result,
-            "tool_result_without_call",
+            "tool_pairing",
             1,
             "Missing corresponding tool call for tool response message.",
         ),
@@ -426,7 +427,7 @@ def _pairing() -> list[Case]:
             "gemini_named_result_without_call",
             GEMINI,
             [user(), tool("abc", name="read")],
-            "tool_result_without_call",
+            "tool_pairing",
             1,
             "Please ensure that function response turn comes immediately after a function "
             "call turn.",
@@ -435,7 +436,7 @@ def _pairing() -> list[Case]:
             "result_for_another_call",
             ANTHROPIC,
             [user(), asst(call("toolu_1")), tool("toolu_2")],
-            "tool_result_without_call",
+            "tool_pairing",
             2,
             "unexpected `tool_use_id` found in `tool_result` blocks: toolu_2",
         ),
@@ -443,7 +444,7 @@ def _pairing() -> list[Case]:
             "anthropic_duplicate_result",
             ANTHROPIC,
             [*exchange("toolu_1"), tool("toolu_1")],
-            "duplicate_tool_result",
+            "tool_pairing",
             3,
             "each tool_use must have a single result. Found multiple tool_result blocks with "
             "id: toolu_1",
@@ -452,7 +453,7 @@ def _pairing() -> list[Case]:
             "deepseek_duplicate_result",
             DEEPSEEK,
             [*exchange("call_1"), tool("call_1")],
-            "duplicate_tool_result",
+            "tool_pairing",
             3,
             "Duplicate value for 'tool_call_id' of call_1 in message[3]",
         ),
@@ -460,7 +461,7 @@ def _pairing() -> list[Case]:
             "legacy_function_call_without_result",
             OPENAI,
             [user(), asst(function_call={"name": "get", "arguments": "{}"}), user("next")],
-            "tool_call_without_result",
+            "tool_pairing",
             1,
             "did not have response messages: get",
         ),
@@ -468,7 +469,7 @@ def _pairing() -> list[Case]:
             "legacy_function_result_without_call",
             OPENAI,
             [user(), {"role": "function", "name": "get", "content": "x"}],
-            "tool_result_without_call",
+            "tool_pairing",
             1,
             "must be a response to a preceding message",
         ),
@@ -483,7 +484,7 @@ def _turns() -> list[Case]:
             "anthropic_consecutive_users",
             ANTHROPIC,
             two_users,
-            "consecutive_user_turns",
+            "consecutive_turns",
             1,
             'roles must alternate between "user" and "assistant", but found multiple "user" '
             "roles in a row",
@@ -492,7 +493,7 @@ def _turns() -> list[Case]:
             "system_between_users_does_not_separate_turns",
             ANTHROPIC,
             [user(), system(), user("again")],
-            "consecutive_user_turns",
+            "consecutive_turns",
             2,
             'found multiple "user" roles in a row',
         ),
@@ -500,7 +501,7 @@ def _turns() -> list[Case]:
             "bedrock_consecutive_users",
             BEDROCK,
             two_users,
-            "consecutive_user_turns",
+            "consecutive_turns",
             1,
             "A conversation must alternate between user and assistant roles.",
         ),
@@ -508,7 +509,7 @@ def _turns() -> list[Case]:
             "gemini_consecutive_users",
             GEMINI,
             two_users,
-            "consecutive_user_turns",
+            "consecutive_turns",
             1,
             "Please ensure that multiturn requests alternate between user and model.",
         ),
@@ -516,7 +517,7 @@ def _turns() -> list[Case]:
             "mistral_consecutive_users",
             MISTRAL,
             two_users,
-            "consecutive_user_turns",
+            "consecutive_turns",
             1,
             "Conversation roles must alternate user/assistant/user/assistant/...",
         ),
@@ -524,7 +525,7 @@ def _turns() -> list[Case]:
             "openrouter_mistral_consecutive_users",
             OR_MISTRAL,
             two_users,
-            "consecutive_user_turns",
+            "consecutive_turns",
             1,
             "Conversation roles must alternate",
         ),
@@ -532,7 +533,7 @@ def _turns() -> list[Case]:
             "anthropic_consecutive_assistants",
             ANTHROPIC,
             two_assistants,
-            "consecutive_assistant_turns",
+            "consecutive_turns",
             2,
             'found multiple "assistant" roles in a row',
         ),
@@ -540,7 +541,7 @@ def _turns() -> list[Case]:
             "gemini_consecutive_assistants",
             GEMINI,
             two_assistants,
-            "consecutive_assistant_turns",
+            "consecutive_turns",
             2,
             "alternate between user and model",
         ),
@@ -587,7 +588,7 @@ def _signatures() -> list[Case]:
             "anthropic_rejects_thinking_signed_by_gemini",
             ANTHROPIC,
             exchange("toolu_1", **thinking(), **GEMINI_STAMP),
-            "foreign_signature",
+            "foreign_reasoning",
             1,
             "messages.1.content.0: Invalid `signature` in `thinking` block",
         ),
@@ -603,7 +604,7 @@ def _signatures() -> list[Case]:
                 ),
                 user(),
             ],
-            "foreign_redacted_thinking",
+            "foreign_reasoning",
             1,
             "messages.1.content.0: Invalid `data` in `redacted_thinking` block",
         ),
@@ -611,7 +612,7 @@ def _signatures() -> list[Case]:
             "declared_source_makes_unstamped_thinking_foreign",
             ANTHROPIC,
             exchange("toolu_1", **thinking()),
-            "foreign_signature",
+            "foreign_reasoning",
             1,
             "Invalid `signature` in `thinking` block",
             {"source_model": GEMINI},
@@ -620,7 +621,7 @@ def _signatures() -> list[Case]:
             "evidence_of_anthropic_ids_makes_thinking_foreign_to_gemini",
             GEMINI,
             [user(), asst(content="x", **thinking()), user(), asst(call("toolu_1"), **thinking())],
-            "foreign_signature",
+            "foreign_reasoning",
             3,
             "Corrupted thought signature.",
         ),
@@ -628,7 +629,7 @@ def _signatures() -> list[Case]:
             "gemini_rejects_tool_call_signature_from_another_gemini",
             GEMINI,
             [user(), asst(gemini_call, **FLASH_STAMP), tool("abc1")],
-            "foreign_signature",
+            "foreign_reasoning",
             1,
             "Corrupted thought signature.",
         ),
@@ -644,7 +645,7 @@ def _signatures() -> list[Case]:
                 ),
                 user(),
             ],
-            "foreign_signature",
+            "foreign_reasoning",
             1,
             "Corrupted thought signature.",
         ),
@@ -652,7 +653,7 @@ def _signatures() -> list[Case]:
             "gemini_rejects_id_suffix_signature_from_another_model",
             GEMINI,
             [user(), asst(call("abc1__thought__" + SIG), **FLASH_STAMP), tool("abc1")],
-            "foreign_signature",
+            "foreign_reasoning",
             1,
             "Corrupted thought signature.",
         ),
@@ -670,7 +671,7 @@ def _signatures() -> list[Case]:
                 ),
                 user(),
             ],
-            "foreign_signature",
+            "foreign_reasoning",
             1,
             "The encrypted content for item rs_1 could not be verified.",
         ),
@@ -685,7 +686,7 @@ def _signatures() -> list[Case]:
                 ),
                 tool("abc1"),
             ],
-            "non_base64_thought_signature",
+            "non_base64_signature",
             1,
             "Invalid value at 'contents[1].parts[0].thought_signature' (TYPE_BYTES), Base64 "
             'decoding failed for "msg_01abc"',
@@ -694,7 +695,7 @@ def _signatures() -> list[Case]:
             "gemini_rejects_non_base64_suffix_signature_of_unstamped_gemini_turn",
             GEMINI,
             [user(), asst(call("abc1__thought__msg_01abc")), tool("abc1")],
-            "non_base64_thought_signature",
+            "non_base64_signature",
             1,
             "Base64 decoding failed",
         ),
@@ -710,7 +711,7 @@ def _signatures() -> list[Case]:
                 ),
                 user(),
             ],
-            "non_base64_thought_signature",
+            "non_base64_signature",
             1,
             None,
         ),
@@ -813,7 +814,7 @@ def _images() -> list[Case]:
             "gemini_rejects_invalid_base64_image",
             GEMINI,
             [user([image("not base64!")])],
-            "image_invalid_base64",
+            "image_payload",
             0,
             "Invalid value at 'contents[0].parts[0].inline_data.data' (TYPE_BYTES), Base64 "
             'decoding failed for "not base64!"',
@@ -822,7 +823,7 @@ def _images() -> list[Case]:
             "anthropic_rejects_images_over_5_mb",
             ANTHROPIC,
             [user([image(PNG_HEADER + b"\0" * (-len(PNG_HEADER) + 5 * 1024 * 1024 * 3 // 4 + 3))])],
-            "image_too_large",
+            "image_payload",
             0,
             "messages.0.content.0.image.source.base64: image exceeds 5 MB maximum: 5242884 "
             "bytes > 5242880 bytes",
@@ -831,7 +832,7 @@ def _images() -> list[Case]:
             "bedrock_rejects_images_over_3_75_mb",
             BEDROCK,
             [user([image(PNG_HEADER + b"\0" * (3_750_001 - len(PNG_HEADER)))])],
-            "image_too_large",
+            "image_payload",
             0,
             None,
         ),
@@ -839,7 +840,7 @@ def _images() -> list[Case]:
             "anthropic_rejects_sides_over_8000",
             ANTHROPIC,
             [user([image(png(8001, 1))])],
-            "image_side_too_large",
+            "image_payload",
             0,
             "messages.0.content.0.image.source.base64.data: At least one of the image dimensions "
             "exceed max allowed size: 8000 pixels",
@@ -848,7 +849,7 @@ def _images() -> list[Case]:
             "anthropic_many_image_requests_allow_2000",
             ANTHROPIC,
             [user([image(png(2001, 1)), *[small] * 20])],
-            "image_side_too_large",
+            "image_payload",
             0,
             "At least one of the image dimensions exceed max allowed size for many-image "
             "requests: 2000 pixels",
@@ -862,7 +863,7 @@ def _empty_text() -> list[Case]:
             "anthropic_rejects_empty_user_text",
             ANTHROPIC,
             [user("")],
-            "empty_text",
+            "empty_content",
             0,
             "messages: text content blocks must be non-empty",
         ),
@@ -870,7 +871,7 @@ def _empty_text() -> list[Case]:
             "anthropic_rejects_whitespace_text_part",
             ANTHROPIC,
             [user([{"type": "text", "text": "  \n"}])],
-            "empty_text",
+            "empty_content",
             0,
             "messages: text content blocks must contain non-whitespace text",
         ),
@@ -882,7 +883,7 @@ def _empty_text() -> list[Case]:
                 asst(content="ok"),
                 user([{"type": "text", "text": "x"}, {"type": "text", "text": ""}]),
             ],
-            "empty_text",
+            "empty_content",
             2,
             "The text field in the ContentBlock object at messages.2.content.1 is blank.",
         ),
@@ -890,7 +891,7 @@ def _empty_text() -> list[Case]:
             "gemini_rejects_empty_assistant_text",
             GEMINI,
             [user(), asst(content=""), user()],
-            "empty_text",
+            "empty_content",
             1,
             "Unable to submit request because it has an empty text parameter.",
         ),
@@ -1069,15 +1070,34 @@ def test_violations_are_ordered_by_index_and_frozen() -> None:
 
 
 def test_every_code_has_a_rule() -> None:
-    assert set(CODE_RULES) == set(get_args(ViolationCode))
+    assert tuple(rule.code for rule in RULES) == CODES
+    validator_own = {"malformed_message", "malformed_request"}
+    assert set(CODES) | validator_own == set(get_args(ViolationCode))
+    assert not set(CODES) & validator_own
+    # The table of constraints in the codes module documents every code.
+    doc = codes_module.__doc__ or ""
+    for code in get_args(ViolationCode):
+        assert f"\n{code} " in doc, code
 
 
 @pytest.mark.parametrize("model", ALL_MODELS)
 def test_every_wording_formats(model: str) -> None:
-    target = resolve_target(model)
-    request = Request([user()], target, policy_for(target))
-    for kind in get_args(ErrorKind):
-        request.report("empty_text", 0, "", "x", kind=kind, path="call_id")
+    family = resolve_target(model).family
+    positions = {"i": 3, "m": 2, "next_m": 3, "c": 1, "exact": 9}
+    for rule in RULES:
+        for kind in get_args(ErrorKind):
+            for path in (None, *get_args(PathKind)):
+                text = wording(rule.wording, family, kind, path, DEFAULTS | positions)
+                assert text is None or "{" not in text, (rule.code, kind, text)
+
+
+def test_every_wording_template_is_reachable_and_known() -> None:
+    kinds = set(get_args(ErrorKind))
+    families = set(get_args(Family))
+    for rule in RULES:
+        for family, table in rule.wording.items():
+            assert family in families, (rule.code, family)
+            assert set(table) <= kinds, (rule.code, family, set(table) - kinds)
 
 
 JUNK: list[Any] = [
@@ -1129,15 +1149,13 @@ def test_clean_transcript_is_checked_without_building_models(
 ) -> None:
     # The hot-path proof: a clean request is scanned as dicts, never decoded into the
     # neutral model. (Cost ratios are measured in benchmarks/, never asserted on time.)
-    import litellm_hygiene._validate_signatures as signatures
-
     calls: list[int] = []
 
-    def counting(message: Any, index: int) -> Any:
+    def counting(self: Conversation, index: int) -> Any:
         calls.append(index)
         raise AssertionError("decoded a message on the clean path")
 
-    monkeypatch.setattr(signatures, "decode_message", counting)
+    monkeypatch.setattr(Conversation, "message", counting)
     target = resolve_target(OPENAI)
     assert validate_for_target(_long_transcript(400), target, policy_for(target)) == []
     assert calls == []

@@ -119,15 +119,15 @@ def _finish(
     )
 
 
-_BOOKKEEPING = frozenset({"stamp_removed"})
+_BOOKKEEPING = frozenset({"hygiene_stamp"})
 """Change kinds that are hygiene's own bookkeeping, not changes to the conversation."""
 
 
 def _count(changes: Sequence[Any]) -> dict[str, int]:
-    """Changes per kind, leaving out provenance attribution and stamp removal."""
+    """Changes per kind, leaving out stamp removal."""
     counts: dict[str, int] = {}
     for change in changes:
-        if change.step == "attribute_provenance" or change.kind in _BOOKKEEPING:
+        if change.kind in _BOOKKEEPING:
             continue
         counts[change.kind] = counts.get(change.kind, 0) + 1
     return counts

@@ -101,7 +101,9 @@ _ID_EVIDENCE: Final[tuple[tuple[str, frozenset[Api]], ...]] = (
     ("srvtoolu_", frozenset({"anthropic-messages"})),
     ("tooluse_", frozenset({"bedrock-converse"})),
     ("fc_", frozenset({"openai-responses"})),
-    ("call_", _OPENAI_LIKE | {"openai-responses"}),
+    # LiteLLM gives Gemini's calls ``call_<hex>`` ids too (the first of parallel calls
+    # carries the signature, the others none).
+    ("call_", _OPENAI_LIKE | {"openai-responses", "gemini"}),
 )
 
 
@@ -286,8 +288,9 @@ def _assistant(msg: Mapping[str, Any], index: int, plan: WirePlan) -> Facts:
 
 
 def _blank_thinking(msg: Mapping[str, Any]) -> bool:
+    """Thinking that may decode as empty (reasoning items: any, they are rare)."""
     reasoning = msg.get("reasoning_content")
-    if _blank(reasoning):
+    if _blank(reasoning) or msg.get("reasoning_items"):
         return True
     blocks = msg.get("thinking_blocks")
     return isinstance(blocks, list) and any(

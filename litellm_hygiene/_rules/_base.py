@@ -212,11 +212,13 @@ class Conversation:
     def replayable(self, index: int) -> bool:
         """May the opaque provider data of assistant turn ``index`` go to the target?
 
-        Decided in this order: provenance the neutral message carries (a stamp, or a
-        caller's attribution), the stamp on the wire message, the declared source
-        model, the policy's ``unknown_provenance``, and last the evidence in the
-        message's own content. Worked out once per turn, on the turn as the caller sent
-        it, and carried along when a rule rewrites the turn.
+        The declared provenance decides first: what the neutral message carries (a
+        stamp, or a caller's attribution), else the stamp on the wire message, else the
+        declared source model; with none, the policy's ``unknown_provenance``. A turn
+        declared (or, by ``match_evidence``, presumed) same-model must also not
+        contradict itself: evidence in its own content (id shapes, signatures) that
+        points at another protocol makes it foreign. Worked out once per turn, on the
+        turn as the caller sent it, and carried along when a rule rewrites the turn.
         """
         slot = self.slots[index]
         if slot.verdict is None:
@@ -225,19 +227,35 @@ class Conversation:
 
     def _judge(self, slot: Slot) -> bool:
         ctx = self.ctx
+        declared = self._declared(slot)
+        if declared is None:
+            if ctx.policy.unknown_provenance != "match_evidence":
+                return ctx.policy.unknown_provenance == "same"
+        elif not declared:
+            return False
+        # The turn's own content has the last word: opaque data whose shape says another
+        # protocol is not replayed, whatever the turn claims. Without this, the output
+        # (which carries no stamp) would be judged differently on its next request.
+        found = self.wire.evidence(slot.raw)
+        if not found or ctx.target.api in found:
+            return True
+        # Mistral models keep Mistral's id shape behind any router; the ids hygiene gives
+        # a Mistral target have it too, so its output is judged alike on the next run.
+        return ctx.target.family == "mistral" and "mistral" in found
+
+    def _declared(self, slot: Slot) -> bool | None:
+        """The verdict of the provenance the turn or the caller declares; ``None``: none."""
+        target = self.ctx.target
         message = slot.message
         if isinstance(message, AssistantMessage) and message.api and message.model:
-            return ctx.target.is_same_model(message.provider, message.api, message.model)
+            return target.is_same_model(message.provider, message.api, message.model)
         stamp = self.wire.stamp(slot.raw) if message is None else None
         if stamp is not None and stamp["api"] is not None and stamp["model"] is not None:
-            return ctx.target.is_same_model(stamp["provider"], stamp["api"], stamp["model"])
-        if ctx.source is not None:
-            source = ctx.source
-            return ctx.target.is_same_model(source.provider, source.api, source.model_id)
-        if ctx.policy.unknown_provenance != "match_evidence":
-            return ctx.policy.unknown_provenance == "same"
-        found = self.wire.evidence(slot.raw)
-        return not found or ctx.target.api in found
+            return target.is_same_model(stamp["provider"], stamp["api"], stamp["model"])
+        source = self.ctx.source
+        if source is not None:
+            return target.is_same_model(source.provider, source.api, source.model_id)
+        return None
 
     def slot_for(
         self, message: Message, *, like: Slot | None = None, verdict: bool | None = None

@@ -64,7 +64,12 @@ def _kept(content: tuple[Any, ...], keep_signed: bool) -> tuple[list[Any], list[
 
 
 def _has_parts(blocks: Any) -> bool:
-    return any(isinstance(b, TextContent | OpaqueContent) for b in blocks)
+    """Whether any block travels in ``content`` (thinking parts included)."""
+    return any(
+        isinstance(b, TextContent | OpaqueContent)
+        or (isinstance(b, ThinkingContent) and b.origin == "content")
+        for b in blocks
+    )
 
 
 class EmptyContent(MessageRule):

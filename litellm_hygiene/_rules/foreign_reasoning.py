@@ -115,5 +115,6 @@ class ForeignReasoning(MessageRule):
 
     def repair(self, conv: Conversation, index: int, message: Message) -> Repair:
         """The turn without another model's reasoning data."""
-        assert isinstance(message, AssistantMessage)
+        if not isinstance(message, AssistantMessage) or conv.replayable(index):
+            return message, []
         return foreign_blocks(message)

@@ -139,7 +139,8 @@ class NonBase64Signature(MessageRule):
 
     def repair(self, conv: Conversation, index: int, message: Message) -> Repair:
         """The turn without signatures Google cannot decode."""
-        assert isinstance(message, AssistantMessage)
+        if not isinstance(message, AssistantMessage) or not conv.replayable(index):
+            return message, []
         problems: list[Problem] = []
         blocks = _blocks(message, problems)
         update = _verbatim(message, problems)

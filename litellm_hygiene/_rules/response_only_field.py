@@ -124,5 +124,6 @@ class ResponseOnlyField(MessageRule):
 
     def repair(self, conv: Conversation, index: int, message: Message) -> Repair:
         """The turn without the fields its target must not get."""
-        assert isinstance(message, AssistantMessage)
+        if not isinstance(message, AssistantMessage):
+            return message, []
         return strip_fields(message, conv.ctx, replayable=conv.replayable(index))

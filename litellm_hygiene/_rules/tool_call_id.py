@@ -198,19 +198,23 @@ class ToolCallId(Rule):
         """Call ids (as sent) the target rejects or a turn repeats; results likewise."""
         rule = conv.ctx.policy.tool_ids
         found: list[Finding] = []
+        issued: set[str] = set()
         for index, slot in enumerate(conv.slots):
             facts = slot.facts
             problems: list[Problem] = []
             if facts.calls:
                 seen: set[str] = set()
                 for number, (key, sent, raw) in enumerate(facts.calls):
+                    issued.add(key)
                     if key.startswith(_FUNCTION) and not raw:
                         continue
                     problem = _id_problem(sent, rule, f"tool_calls[{number}].id", number, seen)
                     if problem is not None:
                         problems.append(problem)
                     seen.add(sent)
-            elif facts.result_id is not None:
+            elif facts.result_id is not None and facts.result not in issued:
+                # A result that answers a call is renamed with it: only a result no
+                # call issued has an id of its own to fix.
                 bad = _problem(facts.result_id, rule)
                 if bad is not None:
                     problems.append(_worded(bad, facts.result_id, rule, "tool_call_id", None))

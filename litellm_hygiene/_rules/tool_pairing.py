@@ -92,7 +92,11 @@ class _Index:
 
 
 def _already_paired(slots: Sequence[Slot]) -> bool:
-    """Every call is answered once, by the results right after its turn, in call order."""
+    """Every call is answered once, by the results right after its turn, in call order.
+
+    The repair then changes nothing: each call takes the next result with its key, and
+    a later result with that key sits after the turn that issues the key again.
+    """
     expected: tuple[Call, ...] = ()
     answered = 0
     for slot in slots:
@@ -106,8 +110,6 @@ def _already_paired(slots: Sequence[Slot]) -> bool:
             return False
         expected = facts.calls
         answered = 0
-        if len(expected) > 1 and len({key for key, _, _ in expected}) != len(expected):
-            return False
     return answered == len(expected)
 
 
@@ -133,9 +135,13 @@ def _plan(conv: Conversation) -> tuple[Plan, list[Finding]]:
             continue
         plan.append(position)
         cursor = position + 1
+        waiting: dict[str, list[int]] = {}
         for number, call in enumerate(facts.calls):
             key = call[0]
-            candidates = [p for p in index.window(key, position, len(slots)) if p not in consumed]
+            if key not in waiting:
+                window = index.window(key, position, len(slots))
+                waiting[key] = [p for p in window if p not in consumed]
+            candidates = waiting[key]
             if not candidates:
                 reason = f"call {_shown(key)!r} has no result before the next turn"
                 where = f"tool_calls[{number}]"
@@ -144,17 +150,19 @@ def _plan(conv: Conversation) -> tuple[Plan, list[Finding]]:
                 continue
             real = [p for p in candidates if not _synthesized(conv, p)]
             chosen = (real or candidates)[0]
-            consumed.update(candidates)
-            for p in candidates:
-                if p != chosen:
-                    reason = f"call {_shown(key)!r} already has a result"
-                    found.append(_finding(p, "tool_call_id", reason, "duplicate_result", key))
+            candidates.remove(chosen)
+            consumed.add(chosen)
             plan.append(chosen)
             if chosen == cursor:
                 cursor += 1
             else:
                 reason = f"result for {_shown(key)!r} moved right after its call"
                 found.append(_finding(chosen, "tool_call_id", reason, None, key))
+        for key, extra in waiting.items():
+            for p in extra:
+                consumed.add(p)
+                reason = f"call {_shown(key)!r} already has a result"
+                found.append(_finding(p, "tool_call_id", reason, "duplicate_result", key))
     return plan, sorted(found, key=lambda f: f.index or 0)
 
 

@@ -1,0 +1,144 @@
+"""One rule engine: the validator, the pipeline and the hot path agree by construction.
+
+For generated transcripts (broad ones, and agent transcripts at the edge of each rule)
+and every target family: a request the rules find nothing in goes out as the caller's
+own objects, and exactly then; each rule finds nothing in its own fix; the cheap facts a
+rule filters on never hide a message its fix would change; the output is a fixed point,
+valid for its target, and the input is never mutated.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from litellm_hygiene import (
+    InvalidMessageError,
+    resolve_target,
+    sanitize_messages,
+    validate_for_target,
+)
+from litellm_hygiene._openai._decode import decode_message
+from litellm_hygiene._openai._facts import read_facts
+from litellm_hygiene._openai._wire import OPENAI
+from litellm_hygiene._pipeline import context_for
+from litellm_hygiene._rules import RULES, Conversation
+from litellm_hygiene._rules._base import MessageRule, read_slots
+
+from .strategies import agent_transcripts, transcripts
+
+TARGETS = [
+    "anthropic/claude-sonnet-4-5",
+    "bedrock/converse/us.anthropic.claude-3-7-sonnet-20250219-v1:0",
+    "gemini/gemini-2.5-pro",
+    "vertex_ai/gemini-3-pro-preview",
+    "openrouter/google/gemini-2.5-pro",
+    "gpt-4o",
+    "openai/responses/gpt-5",
+    "mistral/mistral-large-latest",
+    "openrouter/mistralai/mistral-large",
+    "deepseek/deepseek-chat",
+]
+SETTINGS = settings(max_examples=40, deadline=None)
+inputs = st.one_of(transcripts, agent_transcripts)
+
+
+def _readable(messages: list[dict[str, Any]], model: str) -> bool:
+    target = resolve_target(model)
+    ctx = context_for(target)
+    try:
+        read_slots(messages, ctx, OPENAI)
+    except InvalidMessageError:
+        return False
+    return True
+
+
+@pytest.mark.parametrize("model", TARGETS)
+@SETTINGS
+@given(messages=inputs)
+def test_nothing_found_exactly_when_nothing_changes(
+    model: str, messages: list[dict[str, Any]]
+) -> None:
+    target = resolve_target(model)
+    violations = validate_for_target(messages, target, context_for(target).policy)
+    if _readable(messages, model):
+        result = sanitize_messages(messages, model)
+        assert (violations == []) == (not result.report.changed), result.report.counts()
+        if not result.report.changed:
+            assert all(a is b for a, b in zip(result.messages, messages, strict=True))
+    else:
+        assert any(v.code == "malformed_message" for v in violations)
+        with pytest.raises(InvalidMessageError):
+            sanitize_messages(messages, model)
+
+
+@pytest.mark.parametrize("model", TARGETS)
+@SETTINGS
+@given(messages=inputs)
+def test_output_is_a_valid_fixed_point_and_input_untouched(
+    model: str, messages: list[dict[str, Any]]
+) -> None:
+    if _readable(messages, model):
+        before = copy.deepcopy(messages)
+        once = sanitize_messages(messages, model)
+        assert messages == before
+        target = resolve_target(model)
+        assert validate_for_target(once.messages, target, context_for(target).policy) == []
+        twice = sanitize_messages(once.messages, model)
+        assert twice.messages == once.messages
+        assert not twice.report.changed, twice.report.counts()
+
+
+@pytest.mark.parametrize("model", TARGETS)
+@SETTINGS
+@given(messages=inputs)
+def test_each_rule_finds_nothing_in_its_own_fix(model: str, messages: list[dict[str, Any]]) -> None:
+    if _readable(messages, model):
+        ctx = context_for(resolve_target(model))
+        for rule in RULES:
+            if not rule.applies(ctx):
+                continue
+            conv = Conversation(read_slots(messages, ctx, OPENAI), ctx, OPENAI)
+            found = rule.find(conv)
+            if found:
+                assert rule.find(rule.fix(conv, found)) == [], rule.code
+
+
+@pytest.mark.parametrize("model", TARGETS)
+@SETTINGS
+@given(messages=inputs)
+def test_facts_never_hide_what_a_fix_would_change(
+    model: str, messages: list[dict[str, Any]]
+) -> None:
+    if _readable(messages, model):
+        ctx = context_for(resolve_target(model))
+        for rule in RULES:
+            if not isinstance(rule, MessageRule) or not rule.applies(ctx):
+                continue
+            conv = Conversation(read_slots(messages, ctx, OPENAI), ctx, OPENAI)
+            for index in range(len(conv)):
+                _, problems = rule.repair(conv, index, conv.message(index))
+                assert not problems or rule.candidate(conv, index), (rule.code, index)
+
+
+@SETTINGS
+@given(messages=inputs)
+def test_facts_reader_refuses_exactly_what_the_decoder_refuses(
+    messages: list[dict[str, Any]],
+) -> None:
+    plan = context_for(resolve_target("gpt-4o")).plan
+    for index, message in enumerate(messages):
+        try:
+            decoded = decode_message(message, index)
+        except InvalidMessageError as err:
+            with pytest.raises(InvalidMessageError) as refused:
+                read_facts(message, index, plan)
+            assert (refused.value.index, refused.value.field) == (err.index, err.field)
+        else:
+            facts = read_facts(message, index, plan)
+            calls = getattr(decoded, "tool_calls", lambda: None)() or []
+            assert len(facts.calls) == len(calls)
