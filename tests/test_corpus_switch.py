@@ -24,7 +24,7 @@ from litellm_hygiene._openai._tools import split_id
 from litellm_hygiene._rules.tool_call_id import id_is_valid
 
 from .corpus import CorpusResponse, litellm_responses, require_corpus
-from .test_properties_pipeline import TARGETS, assert_pairing
+from .test_rules_properties import TARGETS
 
 
 def _responses() -> list[CorpusResponse]:
@@ -117,3 +117,38 @@ def test_switching_back_replays_signatures_unchanged(recorded: CorpusResponse) -
     assert [c.get("provider_specific_fields") for c in turn.get("tool_calls") or []] == [
         c.get("provider_specific_fields") for c in source.get("tool_calls") or []
     ]
+
+
+def _key(call: dict[str, Any]) -> str:
+    return split_id(call["id"])[0] if isinstance(call.get("id"), str) else ""
+
+
+def _expected(message: dict[str, Any]) -> list[str]:
+    keys = [_key(c) for c in message.get("tool_calls") or []]
+    if isinstance(message.get("function_call"), dict):
+        keys.append("function:" + message["function_call"]["name"])
+    return keys
+
+
+def _answer_key(message: dict[str, Any]) -> str:
+    if message["role"] == "function" and not message.get("tool_call_id"):
+        return "function:" + str(message["name"])
+    return split_id(str(message["tool_call_id"]))[0]
+
+
+def assert_pairing(messages: list[dict[str, Any]]) -> None:
+    """Every call has exactly one result before the next turn; no result without call."""
+    position = 0
+    while position < len(messages):
+        message = messages[position]
+        position += 1
+        if message["role"] in ("tool", "function"):
+            raise AssertionError(f"result without call at {position - 1}")
+        if message["role"] != "assistant":
+            continue
+        expected = _expected(message)
+        answers = []
+        while position < len(messages) and messages[position]["role"] in ("tool", "function"):
+            answers.append(_answer_key(messages[position]))
+            position += 1
+        assert answers == expected, (answers, expected)
