@@ -15,10 +15,10 @@ from PIL import Image
 
 from litellm_hygiene import STAMP_KEY
 from litellm_hygiene._policy import policy_for
-from litellm_hygiene._target import Family, resolve_target
 from litellm_hygiene._rules import CODES, RULES, Conversation
 from litellm_hygiene._rules import _codes as codes_module
 from litellm_hygiene._rules._wording import DEFAULTS, ErrorKind, PathKind, wording
+from litellm_hygiene._target import Family, resolve_target
 from litellm_hygiene._validate import (
     Violation,
     ViolationCode,
@@ -112,6 +112,10 @@ PNG_HEADER = _png_header()
 large as the padding makes it."""
 
 
+UNPADDED = base64.b64encode(PNG_HEADER + b"\0" * ((1 - len(PNG_HEADER)) % 3)).decode()[:-2]
+"""A readable image whose base64 lacks its two ``=`` of padding."""
+
+
 def image(data: bytes | str, mime: str = "image/png") -> dict[str, Any]:
     payload = data if isinstance(data, str) else base64.b64encode(data).decode()
     return {"type": "image_url", "image_url": {"url": f"data:{mime};base64,{payload}"}}
@@ -134,6 +138,14 @@ class Case:
     index: int | None
     wording: str | None
     kwargs: dict[str, Any] = field(default_factory=dict)
+    where: str | None = None
+    xfail: str | None = None
+
+
+DISPLACED_RESULT_UNWORDED = (
+    "core bug: tool_pairing reports a displaced result (moved up to its call) with "
+    "provider_error=None, though every provider rejects the request as sent"
+)
 
 
 def _ids() -> list[Case]:
@@ -145,14 +157,20 @@ def _ids() -> list[Case]:
             "tool_call_id",
             1,
             "messages.1.content.0.tool_use.id: String should match pattern '^[a-zA-Z0-9_-]+$'",
+            where="tool_calls[0].id",
         ),
         Case(
+            # A result answering a call is renamed with it (and reported on the call, see
+            # test_answered_result_is_renamed_with_its_call): only an unanswered result's
+            # id is its own to report.
             "anthropic_rejects_pipe_in_result_id",
             ANTHROPIC,
-            exchange("call|1"),
+            [user(), tool("call|1")],
             "tool_call_id",
-            2,
-            "messages.2.content.0.tool_result.tool_use_id: String should match pattern",
+            1,
+            "messages.0.content.1.tool_result.tool_use_id: String should match pattern "
+            "'^[a-zA-Z0-9_-]+$'",
+            where="tool_call_id",
         ),
         Case(
             "anthropic_rejects_ids_over_64",
@@ -161,6 +179,7 @@ def _ids() -> list[Case]:
             "tool_call_id",
             1,
             "tool_use.id: String should have at most 64 characters",
+            where="tool_calls[0].id",
         ),
         Case(
             "bedrock_rejects_ids_over_64",
@@ -170,6 +189,7 @@ def _ids() -> list[Case]:
             1,
             "Value at 'messages.1.member.content.0.member.toolUse.toolUseId' failed to satisfy "
             "constraint: Member must have length less than or equal to 64",
+            where="tool_calls[0].id",
         ),
         Case(
             "openai_rejects_ids_over_40",
@@ -179,14 +199,17 @@ def _ids() -> list[Case]:
             2,
             "Invalid 'messages[2].tool_calls[0].id': string too long. Expected a string with "
             "maximum length 40, but got a string with length 83 instead.",
+            where="tool_calls[0].id",
         ),
         Case(
             "openai_rejects_result_ids_over_40",
             OPENAI,
-            [system(), *exchange(ID83)],
+            [system(), user(), tool(ID83)],
             "tool_call_id",
-            3,
-            "Invalid 'messages[3].tool_call_id': string too long.",
+            2,
+            "Invalid 'messages[2].tool_call_id': string too long. Expected a string with "
+            "maximum length 40, but got a string with length 83 instead.",
+            where="tool_call_id",
         ),
         Case(
             "openai_rejects_empty_ids",
@@ -195,6 +218,7 @@ def _ids() -> list[Case]:
             "tool_call_id",
             1,
             "Invalid 'messages[1].tool_calls[0].id': empty string.",
+            where="tool_calls[0].id",
         ),
         Case(
             "deepseek_rejects_ids_over_40",
@@ -203,6 +227,7 @@ def _ids() -> list[Case]:
             "tool_call_id",
             1,
             "Expected a string with maximum length 40, but got a string with length 41",
+            where="tool_calls[0].id",
         ),
         Case(
             "deepseek_rejects_pipe_without_a_known_wording",
@@ -211,6 +236,7 @@ def _ids() -> list[Case]:
             "tool_call_id",
             1,
             None,
+            where="tool_calls[0].id",
         ),
         Case(
             "mistral_requires_nine_alphanumerics",
@@ -220,14 +246,16 @@ def _ids() -> list[Case]:
             1,
             "Tool call id was toolu_01VpEm654HvfMoRcrE3Hgdc6 but must be a-z, A-Z, 0-9, with a "
             "length of 9.",
+            where="tool_calls[0].id",
         ),
         Case(
             "mistral_behind_openrouter_requires_nine_alphanumerics",
             OR_MISTRAL,
             exchange("call_abc"),
             "tool_call_id",
-            2,
+            1,
             "Tool call id was call_abc but must be a-z, A-Z, 0-9, with a length of 9.",
+            where="tool_calls[0].id",
         ),
         Case(
             "mistral_rejects_nine_chars_with_underscore",
@@ -236,6 +264,7 @@ def _ids() -> list[Case]:
             "tool_call_id",
             1,
             "Tool call id was abc_defgh but must be",
+            where="tool_calls[0].id",
         ),
         Case(
             "responses_rejects_call_id_over_64",
@@ -244,6 +273,7 @@ def _ids() -> list[Case]:
             "tool_call_id",
             1,
             "Invalid 'input[1].call_id': string too long. Expected a string with maximum length 64",
+            where="tool_calls[0].id",
         ),
         Case(
             "responses_rejects_item_id_characters",
@@ -252,6 +282,7 @@ def _ids() -> list[Case]:
             "tool_call_id",
             1,
             "Expected an ID that contains letters, numbers, underscores, or dashes",
+            where="tool_calls[0].id",
         ),
         Case(
             "responses_requires_fc_item_id",
@@ -260,6 +291,17 @@ def _ids() -> list[Case]:
             "tool_call_id",
             1,
             "Invalid 'input[1].id': 'xy_1'. Expected an ID that begins with 'fc'.",
+            where="tool_calls[0].id",
+        ),
+        Case(
+            "responses_rejects_a_pair_over_64_sent_whole_as_call_id",
+            RESPONSES,
+            exchange("call_pAYb|fc_0f0d" + "a" * 400),
+            "tool_call_id",
+            1,
+            "Invalid 'input[1].call_id': string too long. Expected a string with maximum length "
+            "64, but got a string with length 417 instead.",
+            where="tool_calls[0].id",
         ),
         Case(
             "gemini_policy_wants_safe_ids_without_provider_error",
@@ -268,6 +310,7 @@ def _ids() -> list[Case]:
             "tool_call_id",
             1,
             None,
+            where="tool_calls[0].id",
         ),
         Case(
             "openrouter_gemini_receives_the_signature_suffix_in_the_id",
@@ -276,6 +319,7 @@ def _ids() -> list[Case]:
             "tool_call_id",
             1,
             None,
+            where="tool_calls[0].id",
         ),
         Case(
             "anthropic_rejects_two_calls_with_one_id",
@@ -284,6 +328,7 @@ def _ids() -> list[Case]:
             "tool_call_id",
             1,
             "messages.1.content.1: `tool_use` ids must be unique",
+            where="tool_calls[1].id",
         ),
         Case(
             "stripped_suffixes_can_collide",
@@ -297,6 +342,7 @@ def _ids() -> list[Case]:
             "tool_call_id",
             1,
             None,
+            where="tool_calls[1].id",
         ),
     ]
 
@@ -314,6 +360,7 @@ def _pairing() -> list[Case]:
             "messages.1: `tool_use` ids were found without `tool_result` blocks immediately "
             "after: toolu_1. Each `tool_use` block must have a corresponding `tool_result` "
             "block in the next message.",
+            where="tool_calls[0]",
         ),
         Case(
             "bedrock_call_without_result",
@@ -322,6 +369,7 @@ def _pairing() -> list[Case]:
             "tool_pairing",
             1,
             "Expected toolResult blocks at messages.2.content for the following Ids: toolu_1",
+            where="tool_calls[0]",
         ),
         Case(
             "openai_call_without_result",
@@ -330,6 +378,7 @@ def _pairing() -> list[Case]:
             "tool_pairing",
             1,
             "The following tool_call_ids did not have response messages: toolu_1",
+            where="tool_calls[0]",
         ),
         Case(
             "responses_call_without_result",
@@ -338,6 +387,7 @@ def _pairing() -> list[Case]:
             "tool_pairing",
             1,
             "No tool output found for function call toolu_1.",
+            where="tool_calls[0]",
         ),
         Case(
             "gemini_call_without_result",
@@ -347,6 +397,7 @@ def _pairing() -> list[Case]:
             1,
             "Please ensure that the number of function response parts is equal to the number "
             "of function call parts",
+            where="tool_calls[0]",
         ),
         Case(
             "mistral_call_without_result",
@@ -355,6 +406,7 @@ def _pairing() -> list[Case]:
             "tool_pairing",
             1,
             "Not the same number of function calls and responses",
+            where="tool_calls[0]",
         ),
         Case(
             "call_at_the_end_without_result",
@@ -363,6 +415,7 @@ def _pairing() -> list[Case]:
             "tool_pairing",
             1,
             "did not have response messages: call_1",
+            where="tool_calls[0]",
         ),
         Case(
             "result_must_directly_follow_the_call",
@@ -371,14 +424,19 @@ def _pairing() -> list[Case]:
             "tool_pairing",
             3,
             "Messages with role 'tool' must be a response to a preceding message with 'tool_calls'",
+            where="tool_call_id",
+            xfail=DISPLACED_RESULT_UNWORDED,
         ),
         Case(
+            # The pipeline moves the result up, so the finding sits on the result.
             "system_message_between_call_and_result_breaks_the_pair",
             OPENAI,
             [user(), asst(call("call_1")), system(), tool("call_1")],
             "tool_pairing",
-            1,
-            "did not have response messages: call_1",
+            3,
+            "Messages with role 'tool' must be a response to a preceding message with 'tool_calls'",
+            where="tool_call_id",
+            xfail=DISPLACED_RESULT_UNWORDED,
         ),
         Case(
             "anthropic_result_without_call",
@@ -389,6 +447,7 @@ def _pairing() -> list[Case]:
             "messages.0.content.1: unexpected `tool_use_id` found in `tool_result` blocks: "
             "toolu_9. Each `tool_result` block must have a corresponding `tool_use` block in "
             "the previous message.",
+            where="tool_call_id",
         ),
         Case(
             "bedrock_result_without_call",
@@ -398,6 +457,7 @@ def _pairing() -> list[Case]:
             1,
             "The number of toolResult blocks at messages.0.content exceeds the number of "
             "toolUse blocks of previous turn.",
+            where="tool_call_id",
         ),
         Case(
             "openai_result_without_call",
@@ -406,6 +466,7 @@ def _pairing() -> list[Case]:
             "tool_pairing",
             1,
             "Messages with role 'tool' must be a response to a preceding message",
+            where="tool_call_id",
         ),
         Case(
             "responses_result_without_call",
@@ -414,6 +475,7 @@ def _pairing() -> list[Case]:
             "tool_pairing",
             1,
             "No tool call found for function call output with call_id toolu_9.",
+            where="tool_call_id",
         ),
         Case(
             "gemini_unnamed_result_without_call_fails_inside_litellm",
@@ -422,6 +484,11 @@ def _pairing() -> list[Case]:
             "tool_pairing",
             1,
             "Missing corresponding tool call for tool response message.",
+            where="tool_call_id",
+            xfail=(
+                "core bug: tool_pairing never emits 'result_without_call_unnamed' and its Gemini "
+                "table lost LiteLLM's own error for a result without name or call"
+            ),
         ),
         Case(
             "gemini_named_result_without_call",
@@ -431,6 +498,7 @@ def _pairing() -> list[Case]:
             1,
             "Please ensure that function response turn comes immediately after a function "
             "call turn.",
+            where="tool_call_id",
         ),
         Case(
             "result_for_another_call",
@@ -439,6 +507,7 @@ def _pairing() -> list[Case]:
             "tool_pairing",
             2,
             "unexpected `tool_use_id` found in `tool_result` blocks: toolu_2",
+            where="tool_call_id",
         ),
         Case(
             "anthropic_duplicate_result",
@@ -448,6 +517,7 @@ def _pairing() -> list[Case]:
             3,
             "each tool_use must have a single result. Found multiple tool_result blocks with "
             "id: toolu_1",
+            where="tool_call_id",
         ),
         Case(
             "deepseek_duplicate_result",
@@ -456,6 +526,7 @@ def _pairing() -> list[Case]:
             "tool_pairing",
             3,
             "Duplicate value for 'tool_call_id' of call_1 in message[3]",
+            where="tool_call_id",
         ),
         Case(
             "legacy_function_call_without_result",
@@ -464,6 +535,7 @@ def _pairing() -> list[Case]:
             "tool_pairing",
             1,
             "did not have response messages: get",
+            where="tool_calls[0]",
         ),
         Case(
             "legacy_function_result_without_call",
@@ -472,6 +544,7 @@ def _pairing() -> list[Case]:
             "tool_pairing",
             1,
             "must be a response to a preceding message",
+            where="tool_call_id",
         ),
     ]
 
@@ -488,6 +561,7 @@ def _turns() -> list[Case]:
             1,
             'roles must alternate between "user" and "assistant", but found multiple "user" '
             "roles in a row",
+            where="role",
         ),
         Case(
             "system_between_users_does_not_separate_turns",
@@ -496,6 +570,7 @@ def _turns() -> list[Case]:
             "consecutive_turns",
             2,
             'found multiple "user" roles in a row',
+            where="role",
         ),
         Case(
             "bedrock_consecutive_users",
@@ -504,6 +579,7 @@ def _turns() -> list[Case]:
             "consecutive_turns",
             1,
             "A conversation must alternate between user and assistant roles.",
+            where="role",
         ),
         Case(
             "gemini_consecutive_users",
@@ -512,6 +588,7 @@ def _turns() -> list[Case]:
             "consecutive_turns",
             1,
             "Please ensure that multiturn requests alternate between user and model.",
+            where="role",
         ),
         Case(
             "mistral_consecutive_users",
@@ -520,6 +597,7 @@ def _turns() -> list[Case]:
             "consecutive_turns",
             1,
             "Conversation roles must alternate user/assistant/user/assistant/...",
+            where="role",
         ),
         Case(
             "openrouter_mistral_consecutive_users",
@@ -528,6 +606,7 @@ def _turns() -> list[Case]:
             "consecutive_turns",
             1,
             "Conversation roles must alternate",
+            where="role",
         ),
         Case(
             "anthropic_consecutive_assistants",
@@ -536,6 +615,7 @@ def _turns() -> list[Case]:
             "consecutive_turns",
             2,
             'found multiple "assistant" roles in a row',
+            where="role",
         ),
         Case(
             "gemini_consecutive_assistants",
@@ -544,6 +624,7 @@ def _turns() -> list[Case]:
             "consecutive_turns",
             2,
             "alternate between user and model",
+            where="role",
         ),
         Case(
             "anthropic_assistant_first",
@@ -552,6 +633,7 @@ def _turns() -> list[Case]:
             "assistant_first",
             1,
             'messages: first message must use the "user" role',
+            where="role",
         ),
         Case(
             "bedrock_assistant_first",
@@ -560,6 +642,7 @@ def _turns() -> list[Case]:
             "assistant_first",
             0,
             "A conversation must start with a user message.",
+            where="role",
         ),
         Case(
             "gemini_assistant_first_with_calls",
@@ -569,6 +652,7 @@ def _turns() -> list[Case]:
             0,
             "Please ensure that function call turn comes immediately after a user turn or "
             "after a function response turn.",
+            where="role",
         ),
         Case(
             "gemini_assistant_first_without_calls_has_no_known_wording",
@@ -577,6 +661,7 @@ def _turns() -> list[Case]:
             "assistant_first",
             0,
             None,
+            where="role",
         ),
     ]
 
@@ -591,6 +676,7 @@ def _signatures() -> list[Case]:
             "foreign_reasoning",
             1,
             "messages.1.content.0: Invalid `signature` in `thinking` block",
+            where="content[0]",
         ),
         Case(
             "anthropic_rejects_redacted_thinking_from_bedrock",
@@ -607,6 +693,7 @@ def _signatures() -> list[Case]:
             "foreign_reasoning",
             1,
             "messages.1.content.0: Invalid `data` in `redacted_thinking` block",
+            where="content[0]",
         ),
         Case(
             "declared_source_makes_unstamped_thinking_foreign",
@@ -616,6 +703,7 @@ def _signatures() -> list[Case]:
             1,
             "Invalid `signature` in `thinking` block",
             {"source_model": GEMINI},
+            where="content[0]",
         ),
         Case(
             "evidence_of_anthropic_ids_makes_thinking_foreign_to_gemini",
@@ -624,6 +712,7 @@ def _signatures() -> list[Case]:
             "foreign_reasoning",
             3,
             "Corrupted thought signature.",
+            where="content[0]",
         ),
         Case(
             "gemini_rejects_tool_call_signature_from_another_gemini",
@@ -632,6 +721,7 @@ def _signatures() -> list[Case]:
             "foreign_reasoning",
             1,
             "Corrupted thought signature.",
+            where="tool_calls[0]",
         ),
         Case(
             "gemini_rejects_text_signature_from_another_model",
@@ -648,6 +738,7 @@ def _signatures() -> list[Case]:
             "foreign_reasoning",
             1,
             "Corrupted thought signature.",
+            where="content[0]",
         ),
         Case(
             "gemini_rejects_id_suffix_signature_from_another_model",
@@ -656,6 +747,27 @@ def _signatures() -> list[Case]:
             "foreign_reasoning",
             1,
             "Corrupted thought signature.",
+            where="tool_calls[0]",
+        ),
+        Case(
+            # LiteLLM strips the suffix itself for a non-Gemini model, but the pipeline
+            # drops a foreign turn's signatures wherever they are: reported, unworded.
+            "anthropic_drops_the_gemini_suffix_signature_of_a_foreign_call",
+            ANTHROPIC,
+            exchange("call_1__thought__" + SIG),
+            "foreign_reasoning",
+            1,
+            None,
+            where="tool_calls[0]",
+        ),
+        Case(
+            "openai_drops_the_gemini_suffix_signature_of_a_foreign_call",
+            OPENAI,
+            exchange("call_1__thought__" + SIG),
+            "foreign_reasoning",
+            1,
+            None,
+            where="tool_calls[0]",
         ),
         Case(
             "responses_rejects_reasoning_items_of_another_model",
@@ -674,6 +786,11 @@ def _signatures() -> list[Case]:
             "foreign_reasoning",
             1,
             "The encrypted content for item rs_1 could not be verified.",
+            where="content[0]",
+            xfail=(
+                "core bug: foreign_reasoning does not fill {item}: the wording names 'rs_...' "
+                "instead of the reasoning item's id"
+            ),
         ),
         Case(
             "gemini_rejects_anthropic_message_id_as_signature_even_same_model",
@@ -690,6 +807,7 @@ def _signatures() -> list[Case]:
             1,
             "Invalid value at 'contents[1].parts[0].thought_signature' (TYPE_BYTES), Base64 "
             'decoding failed for "msg_01abc"',
+            where="tool_calls[0]",
         ),
         Case(
             "gemini_rejects_non_base64_suffix_signature_of_unstamped_gemini_turn",
@@ -698,6 +816,7 @@ def _signatures() -> list[Case]:
             "non_base64_signature",
             1,
             "Base64 decoding failed",
+            where="tool_calls[0]",
         ),
         Case(
             "openrouter_gemini_requires_base64_text_signatures",
@@ -714,6 +833,7 @@ def _signatures() -> list[Case]:
             "non_base64_signature",
             1,
             None,
+            where="content[0]",
         ),
     ]
 
@@ -728,6 +848,7 @@ def _fields() -> list[Case]:
             1,
             "Additional properties are not allowed ('thinking_blocks' was unexpected) - "
             "'messages.1'",
+            where="thinking_blocks",
         ),
         Case(
             "deepseek_rejects_empty_provider_specific_fields",
@@ -736,6 +857,7 @@ def _fields() -> list[Case]:
             "response_only_field",
             1,
             "Extra inputs are not permitted, field: 'messages[1].provider_specific_fields'",
+            where="provider_specific_fields",
         ),
         Case(
             "mistral_rejects_reasoning_content",
@@ -744,6 +866,7 @@ def _fields() -> list[Case]:
             "response_only_field",
             1,
             "Extra inputs are not permitted, field: 'messages[1].reasoning_content'",
+            where="reasoning_content",
         ),
         Case(
             "responses_rejects_thinking_blocks_key",
@@ -752,6 +875,7 @@ def _fields() -> list[Case]:
             "response_only_field",
             1,
             None,
+            where="thinking_blocks",
         ),
         Case(
             "anthropic_strips_reasoning_of_a_foreign_turn",
@@ -760,6 +884,16 @@ def _fields() -> list[Case]:
             "response_only_field",
             1,
             None,
+            where="reasoning_content",
+        ),
+        Case(
+            "anthropic_strips_none_response_fields_of_a_foreign_turn",
+            ANTHROPIC,
+            [user(), asst(content="x", provider_specific_fields=None, **GEMINI_STAMP), user()],
+            "response_only_field",
+            1,
+            None,
+            where="provider_specific_fields",
         ),
         Case(
             "stamp_never_reaches_openai",
@@ -768,6 +902,7 @@ def _fields() -> list[Case]:
             "hygiene_stamp",
             1,
             "Additional properties are not allowed ('litellm_hygiene' was unexpected)",
+            where="litellm_hygiene",
         ),
         Case(
             "stamp_is_reported_for_anthropic_too",
@@ -776,6 +911,7 @@ def _fields() -> list[Case]:
             "hygiene_stamp",
             1,
             None,
+            where="litellm_hygiene",
         ),
     ]
 
@@ -791,6 +927,7 @@ def _images() -> list[Case]:
             0,
             "Invalid content type. image_url is only supported by certain models.",
             {"model_info": NO_VISION},
+            where="content[1]",
         ),
         Case(
             "remote_image_to_a_non_vision_model",
@@ -800,6 +937,7 @@ def _images() -> list[Case]:
             0,
             None,
             {"model_info": NO_VISION},
+            where="content[0]",
         ),
         Case(
             "images_in_tool_results_count",
@@ -809,6 +947,7 @@ def _images() -> list[Case]:
             2,
             None,
             {"model_info": NO_VISION},
+            where="content[0]",
         ),
         Case(
             "gemini_rejects_invalid_base64_image",
@@ -818,6 +957,21 @@ def _images() -> list[Case]:
             0,
             "Invalid value at 'contents[0].parts[0].inline_data.data' (TYPE_BYTES), Base64 "
             'decoding failed for "not base64!"',
+            where="content[0].image_url",
+        ),
+        Case(
+            "gemini_image_missing_only_its_padding_is_padded",
+            GEMINI,
+            [user([image(UNPADDED)])],
+            "image_payload",
+            0,
+            "Invalid value at 'contents[0].parts[0].inline_data.data' (TYPE_BYTES), Base64 "
+            f'decoding failed for "{UNPADDED[:64]}"',
+            where="content[0].image_url",
+            xfail=(
+                "core bug: the padding fate of image_payload passes no {sig}, so the wording "
+                'says Base64 decoding failed for ""'
+            ),
         ),
         Case(
             "anthropic_rejects_images_over_5_mb",
@@ -827,6 +981,7 @@ def _images() -> list[Case]:
             0,
             "messages.0.content.0.image.source.base64: image exceeds 5 MB maximum: 5242884 "
             "bytes > 5242880 bytes",
+            where="content[0].image_url",
         ),
         Case(
             "bedrock_rejects_images_over_3_75_mb",
@@ -835,6 +990,7 @@ def _images() -> list[Case]:
             "image_payload",
             0,
             None,
+            where="content[0].image_url",
         ),
         Case(
             "anthropic_rejects_sides_over_8000",
@@ -844,6 +1000,7 @@ def _images() -> list[Case]:
             0,
             "messages.0.content.0.image.source.base64.data: At least one of the image dimensions "
             "exceed max allowed size: 8000 pixels",
+            where="content[0].image_url",
         ),
         Case(
             "anthropic_many_image_requests_allow_2000",
@@ -851,8 +1008,13 @@ def _images() -> list[Case]:
             [user([image(png(2001, 1)), *[small] * 20])],
             "image_payload",
             0,
-            "At least one of the image dimensions exceed max allowed size for many-image "
-            "requests: 2000 pixels",
+            "messages.0.content.0.image.source.base64.data: At least one of the image dimensions "
+            "exceed max allowed size for many-image requests: 2000 pixels",
+            where="content[0].image_url",
+            xfail=(
+                "core bug: image_payload never emits 'image_side_many', so a many-image request "
+                "gets the single-image wording"
+            ),
         ),
     ]
 
@@ -866,6 +1028,7 @@ def _empty_text() -> list[Case]:
             "empty_content",
             0,
             "messages: text content blocks must be non-empty",
+            where="content[0]",
         ),
         Case(
             "anthropic_rejects_whitespace_text_part",
@@ -874,6 +1037,7 @@ def _empty_text() -> list[Case]:
             "empty_content",
             0,
             "messages: text content blocks must contain non-whitespace text",
+            where="content[0]",
         ),
         Case(
             "bedrock_rejects_blank_text",
@@ -886,6 +1050,7 @@ def _empty_text() -> list[Case]:
             "empty_content",
             2,
             "The text field in the ContentBlock object at messages.2.content.1 is blank.",
+            where="content[1]",
         ),
         Case(
             "gemini_rejects_empty_assistant_text",
@@ -894,15 +1059,56 @@ def _empty_text() -> list[Case]:
             "empty_content",
             1,
             "Unable to submit request because it has an empty text parameter.",
+            where="content[0]",
         ),
+    ]
+
+
+def _empty_beside_calls() -> list[Case]:
+    """Empty text beside tool calls is sent as an empty text block (LiteLLM's Anthropic
+    converter patches it into a visible placeholder): the pipeline drops it."""
+    return [
+        Case(
+            f"{family}_rejects_empty_text_beside_tool_calls",
+            model,
+            [user(), asst(call(call_id), content=""), tool(call_id), asst(content="ok")],
+            "empty_content",
+            1,
+            wording,
+            where="content[0]",
+        )
+        for family, model, call_id, wording in (
+            ("anthropic", ANTHROPIC, "toolu_1", "messages: text content blocks must be non-empty"),
+            (
+                "bedrock",
+                BEDROCK,
+                "tooluse_1",
+                "The text field in the ContentBlock object at messages.1.content.0 is blank.",
+            ),
+            ("gemini", GEMINI, "abc1", "Unable to submit request because it has an empty text"),
+        )
     ]
 
 
 def _malformed() -> list[Case]:
     return [
-        Case("message_without_role", OPENAI, [{"content": "x"}], "malformed_message", 0, None),
         Case(
-            "message_that_is_not_an_object", ANTHROPIC, [user(), 42], "malformed_message", 1, None
+            "message_without_role",
+            OPENAI,
+            [{"content": "x"}],
+            "malformed_message",
+            0,
+            None,
+            where="role",
+        ),
+        Case(
+            "message_that_is_not_an_object",
+            ANTHROPIC,
+            [user(), 42],
+            "malformed_message",
+            1,
+            None,
+            where="",
         ),
         Case(
             "tool_message_without_call_id",
@@ -911,6 +1117,7 @@ def _malformed() -> list[Case]:
             "malformed_message",
             1,
             None,
+            where="tool_call_id",
         ),
         Case(
             "tool_calls_not_a_list",
@@ -919,6 +1126,7 @@ def _malformed() -> list[Case]:
             "malformed_message",
             1,
             None,
+            where="tool_calls",
         ),
         Case(
             "content_of_the_wrong_type",
@@ -927,23 +1135,43 @@ def _malformed() -> list[Case]:
             "malformed_message",
             0,
             None,
+            where="content",
         ),
     ]
 
 
 CASES = [*_ids(), *_pairing(), *_turns(), *_signatures(), *_fields(), *_images()]
-CASES += [*_empty_text(), *_malformed()]
+CASES += [*_empty_text(), *_empty_beside_calls(), *_malformed()]
 
 
-@pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
+def _param(case: Case) -> Any:
+    marks = [pytest.mark.xfail(strict=True, reason=case.xfail)] if case.xfail else []
+    return pytest.param(case, id=case.name, marks=marks)
+
+
+@pytest.mark.parametrize("case", [_param(case) for case in CASES])
 def test_rule_is_reported_with_the_provider_wording(case: Case) -> None:
     found = run(case.messages, case.model, **case.kwargs)
     matching = [v for v in found if v.code == case.code and v.index == case.index]
     assert matching, found
     if case.wording is None:
         assert all(v.provider_error is None for v in matching), matching
+        assert case.where in {v.field for v in matching}, matching
     else:
-        assert any(case.wording in (v.provider_error or "") for v in matching), matching
+        worded = [v for v in matching if case.wording in (v.provider_error or "")]
+        assert worded, matching
+        assert case.where in {v.field for v in worded}, worded
+
+
+@pytest.mark.parametrize("case", [c for c in CASES if c.xfail], ids=lambda c: c.name)
+def test_known_bug_cases_are_still_found_in_place(case: Case) -> None:
+    """What the xfail cases above get right: the rule, the message and the field."""
+    found = run(case.messages, case.model, **case.kwargs)
+    assert (case.code, case.index, case.where) in {(v.code, v.index, v.field) for v in found}
+
+
+def test_every_case_names_its_field() -> None:
+    assert [c.name for c in CASES if c.where is None] == []
 
 
 CLEAN: dict[str, tuple[str, list[Any], dict[str, Any]]] = {
@@ -952,7 +1180,7 @@ CLEAN: dict[str, tuple[str, list[Any], dict[str, Any]]] = {
         [
             system(),
             user(),
-            asst(call("toolu_01V5J7hDMMGwRsAtL4S79whb"), content="", **thinking()),
+            asst(call("toolu_01V5J7hDMMGwRsAtL4S79whb"), content=None, **thinking()),
             tool("toolu_01V5J7hDMMGwRsAtL4S79whb"),
             asst(content="done", thinking_blocks=None, reasoning_content=None),
             user("thanks"),
@@ -964,11 +1192,7 @@ CLEAN: dict[str, tuple[str, list[Any], dict[str, Any]]] = {
         [user(), asst(call("toolu_1"), content=None), tool("toolu_1"), asst(content="ok")],
         {},
     ),
-    "anthropic_strips_the_gemini_suffix_itself": (
-        ANTHROPIC,
-        exchange("call_1__thought__" + SIG),
-        {},
-    ),
+    "gemini_same_model_suffix_signature": (GEMINI, exchange("abc1__thought__" + SIG), {}),
     "anthropic_declared_same_source": (
         ANTHROPIC,
         exchange("toolu_1", **thinking()),
@@ -999,8 +1223,7 @@ CLEAN: dict[str, tuple[str, list[Any], dict[str, Any]]] = {
     ),
     "openai_consecutive_users_are_fine": (OPENAI, [user(), user("again")], {}),
     "openai_empty_text_is_fine": (OPENAI, [user("")], {}),
-    "openai_long_suffix_is_stripped_by_litellm": (OPENAI, exchange("call_1__thought__" + SIG), {}),
-    "responses_pair_ids": (RESPONSES, exchange("call_pAYb|fc_0f0d" + "a" * 400), {}),
+    "responses_pair_ids": (RESPONSES, exchange("call_pAYb|fc_0f0d" + "a" * 40), {}),
     "mistral_nine_alphanumerics": (MISTRAL, exchange("KikbB849t"), {}),
     "mistral_assistant_first_is_fine": (MISTRAL, [asst(content="hi"), user()], {}),
     "openrouter_mistral": (OR_MISTRAL, exchange("KikbB849t"), {}),
@@ -1030,6 +1253,16 @@ def test_clean_transcript_gives_nothing(name: str) -> None:
     assert run(messages, model, **kwargs) == []
 
 
+def test_answered_result_is_renamed_with_its_call() -> None:
+    # The result's id breaks Anthropic's pattern too, but it is fixed by renaming the
+    # call it answers: one violation, on the call.
+    found = run(exchange("call|1"), ANTHROPIC)
+    assert [(v.code, v.index, v.field) for v in found] == [("tool_call_id", 1, "tool_calls[0].id")]
+    assert found[0].provider_error == (
+        "messages.1.content.0.tool_use.id: String should match pattern '^[a-zA-Z0-9_-]+$'"
+    )
+
+
 def test_stamped_same_model_turn_reports_only_the_stamp() -> None:
     messages = exchange("toolu_1", **thinking(), **ANTHROPIC_STAMP)
     assert [v.code for v in run(messages, ANTHROPIC)] == ["hygiene_stamp"]
@@ -1040,15 +1273,41 @@ def test_messages_not_a_list_is_a_request_violation() -> None:
     assert [(v.code, v.index) for v in found] == [("malformed_request", None)]
 
 
-def test_total_image_bytes_is_a_request_violation() -> None:
+def _over_total() -> tuple[list[Violation], int]:
+    """Two images in two messages whose bytes together exceed a lowered Gemini limit."""
     target = resolve_target(GEMINI)
     size = len(PNG_HEADER) + 60
-    policy = policy_for(target).model_copy(update={"max_total_image_bytes": 2 * size - 20})
-    messages = [user([image(PNG_HEADER + b"\0" * 60), image(PNG_HEADER + b"\0" * 60)])]
-    found = validate_for_target(messages, target, policy)
-    assert [(v.code, v.index) for v in found] == [("images_total_too_large", None)]
     limit = 2 * size - 20
-    assert found[0].provider_error == f"Request payload size exceeds the limit: {limit} bytes."
+    policy = policy_for(target).model_copy(update={"max_total_image_bytes": limit})
+    messages = [
+        user([image(PNG_HEADER + b"\0" * 60)]),
+        asst(content="seen"),
+        user([{"type": "text", "text": "and"}, image(PNG_HEADER + b"\0" * 60)]),
+    ]
+    return validate_for_target(messages, target, policy), limit
+
+
+def test_total_image_bytes_reports_the_images_it_would_shrink() -> None:
+    # No request-level violation any more: each image the total-size rule would shrink
+    # (or, when it cannot, replace) is an image_payload finding on its own message. The
+    # largest goes first (the first of equals); once it is replaced the total fits, so
+    # the second image is left alone and not reported.
+    found, _ = _over_total()
+    assert [(v.code, v.index, v.field) for v in found] == [
+        ("image_payload", 0, "content[0].image_url"),
+    ]
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="core bug: image_payload never emits 'images_total': images shrunk for the "
+    "request's total get provider_error=None, though Gemini rejects the request",
+)
+def test_total_image_bytes_carries_the_provider_wording() -> None:
+    found, limit = _over_total()
+    assert found
+    wording = f"Request payload size exceeds the limit: {limit} bytes."
+    assert [v.provider_error for v in found] == [wording] * len(found)
 
 
 @pytest.mark.filterwarnings("ignore:Item 'summary' on TypedDict:UserWarning")
@@ -1086,12 +1345,12 @@ def test_every_wording_formats(model: str) -> None:
     positions = {"i": 3, "m": 2, "next_m": 3, "c": 1, "exact": 9}
     for rule in RULES:
         for kind in get_args(ErrorKind):
-            for path in (None, *get_args(PathKind)):
+            for path in get_args(PathKind):
                 text = wording(rule.wording, family, kind, path, DEFAULTS | positions)
                 assert text is None or "{" not in text, (rule.code, kind, text)
 
 
-def test_every_wording_template_is_reachable_and_known() -> None:
+def test_every_wording_table_uses_known_families_and_kinds() -> None:
     kinds = set(get_args(ErrorKind))
     families = set(get_args(Family))
     for rule in RULES:
