@@ -53,7 +53,6 @@ class HygieneStamp(Rule):
 
 def _unstamped(conv: Conversation, index: int) -> Slot:
     slot = conv.slots[index]
-    verdict = conv.replayable(index) if slot.facts.role == "assistant" else None
     message = slot.message
     if message is not None:
         extra = {k: v for k, v in message.extra.items() if k != STAMP_KEY}
@@ -65,6 +64,6 @@ def _unstamped(conv: Conversation, index: int) -> Slot:
         conv.wire.unstamped(slot.raw),
         replace(slot.facts, flags=slot.facts.flags & ~STAMPED),
         message,
-        verdict=verdict,
+        verdict=slot.verdict,  # the last rule: nothing asks for provenance after it
         failed=slot.failed,
     )
