@@ -56,23 +56,7 @@ Code = Literal[
 ]
 """A rule's code: the kind of every change it makes and every violation it reports."""
 
-ViolationCode = Literal[
-    "null_content",
-    "failed_turn",
-    "image_unsupported",
-    "image_payload",
-    "foreign_reasoning",
-    "response_only_field",
-    "non_base64_signature",
-    "empty_content",
-    "tool_pairing",
-    "tool_call_id",
-    "consecutive_turns",
-    "assistant_first",
-    "hygiene_stamp",
-    "malformed_message",
-    "malformed_request",
-]
+ViolationCode = Literal[Code, "malformed_message", "malformed_request"]
 """What a violation can be: a rule's code, or input the validator cannot read."""
 
 CODES: Final[tuple[Code, ...]] = get_args(Code)
