@@ -1,8 +1,11 @@
 """Hot-path cost of sanitize_messages, as ratios to copy.deepcopy of the same messages.
 
-Targets the project holds the code to: same-model <= 0.5x, cross-model <= 2x, cost
-linear in transcript length.
-Run: LITELLM_LOCAL_MODEL_COST_MAP=True python benchmarks/bench_hygiene.py [turns ...]
+Targets (issue "One rule, one place"), on agent transcripts of 50, 200 and 1,000
+exchanges: same-model (stamped and unstamped) <= 0.5x; cross-model <= 2x; per-message
+cost within 1.25x from 50 to 1,000 exchanges.
+
+Run: LITELLM_LOCAL_MODEL_COST_MAP=True python benchmarks/bench_hygiene.py [exchanges ...]
+     add --profile CASE EXCHANGES to print a cProfile of one case instead.
 Prints ratios measured in this run; asserts nothing.
 
 Each ratio is measured in rounds that time the deepcopy and the hook back to back, and
@@ -14,7 +17,10 @@ either number.
 from __future__ import annotations
 
 import copy
+import cProfile
 import os
+import platform
+import pstats
 import statistics
 import sys
 import timeit
@@ -22,73 +28,24 @@ from collections.abc import Callable
 from typing import Any
 
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from litellm_hygiene import STAMP_KEY, resolve_target
+from transcripts import MODELS, Source, agent_transcript
+
+from litellm_hygiene import resolve_target
 from litellm_hygiene._sanitize import sanitize_for_target
 
-SIG = "EqQBCkgIAxABGAIiQL0t1cJmUMqzNvJ0MPLKbFQyB7gqEpOPh0hY0y4xeA==" * 4
-GEMINI_SIG = "CiQBVKhc7mO4GPk1KLSHYaBB4gK1dAAYD4sAj1x0qQ4rFO0+iRoKWgFUqFzu" * 2
-STAMPS = {
-    "claude": {"provider": "anthropic", "api": "anthropic-messages", "model": "claude-sonnet-4-5"},
-    "gpt": {"provider": "openai", "api": "openai-chat", "model": "gpt-4o"},
-    "gemini": {"provider": "gemini", "api": "gemini", "model": "gemini-2.5-pro"},
-}
-MODELS = {
-    "claude": "anthropic/claude-sonnet-4-5",
-    "gpt": "gpt-4o",
-    "gemini": "gemini/gemini-2.5-pro",
-    "mistral": "mistral/mistral-large-latest",
-}
-
-
-def _call(source: str, n: int) -> dict[str, Any]:
-    call: dict[str, Any] = {
-        "id": {"claude": f"toolu_01{n:022d}", "gpt": f"call_{n:024d}", "gemini": f"call_{n:08x}"}[
-            source
-        ],
-        "type": "function",
-        "function": {"name": "search", "arguments": '{"q": "weather"}'},
-    }
-    if source == "gemini":
-        call["provider_specific_fields"] = {"thought_signature": GEMINI_SIG}
-    return call
-
-
-def _assistant(source: str, n: int, *, thinking: bool, stamp: bool) -> dict[str, Any]:
-    assistant: dict[str, Any] = {
-        "role": "assistant",
-        "content": "Let me look that up.",
-        "tool_calls": [_call(source, n)],
-    }
-    if thinking and source == "claude":
-        assistant["thinking_blocks"] = [
-            {"type": "thinking", "thinking": "plan " * 40, "signature": SIG}
-        ]
-        assistant["reasoning_content"] = "plan " * 40
-    elif thinking and source == "gemini":
-        assistant["reasoning_content"] = "plan " * 40
-    if stamp:
-        assistant[STAMP_KEY] = STAMPS[source]
-    return assistant
-
-
-def transcript(
-    turns: int, *, source: str = "claude", thinking: bool, stamp: bool = True
-) -> list[dict[str, Any]]:
-    """A system prompt and ``turns`` tool loops (user, assistant call, tool result)."""
-    messages: list[dict[str, Any]] = [{"role": "system", "content": "You are helpful. " * 20}]
-    for n in range(turns):
-        assistant = _assistant(source, n, thinking=thinking, stamp=stamp)
-        messages += [
-            {"role": "user", "content": f"question {n} " * 10},
-            assistant,
-            {
-                "role": "tool",
-                "tool_call_id": assistant["tool_calls"][0]["id"],
-                "content": "sunny " * 30,
-            },
-        ]
-    return messages
+# (label, source, stamped, target, target ratio)
+CASES: list[tuple[str, Source, bool, str, float]] = [
+    ("same-model claude, unstamped", "claude", False, "claude", 0.5),
+    ("same-model claude, stamped", "claude", True, "claude", 0.5),
+    ("same-model gemini, stamped", "gemini", True, "gemini", 0.5),
+    ("cross-model claude -> gpt", "claude", True, "gpt", 2.0),
+    ("cross-model claude -> mistral", "claude", True, "mistral", 2.0),
+    ("cross-model claude -> gemini", "claude", True, "gemini", 2.0),
+    ("cross-model gemini -> claude", "gemini", True, "claude", 2.0),
+    ("cross-model gpt -> claude", "gpt", True, "claude", 2.0),
+]
 
 
 def paired_ratio(
@@ -97,7 +54,7 @@ def paired_ratio(
     """Median per-round ratio of ``cost`` to ``base``, and ``cost``'s best time per call."""
     ratios: list[float] = []
     best = float("inf")
-    for _ in range(9):
+    for _ in range(7):
         base_time = min(timeit.repeat(base, number=number, repeat=2))
         cost_time = min(timeit.repeat(cost, number=number, repeat=2))
         ratios.append(cost_time / base_time)
@@ -105,34 +62,51 @@ def paired_ratio(
     return statistics.median(ratios), best
 
 
-def ratio(label: str, messages: list[dict[str, Any]], model: str) -> None:
-    target = resolve_target(model)
-    number = max(1, 2000 // len(messages))
+def measure(source: Source, stamp: bool, target: str, exchanges: int) -> tuple[int, float, float]:
+    """(messages, ratio to deepcopy, seconds per call) of one case."""
+    messages = agent_transcript(exchanges, source=source, stamp=stamp)
+    resolved = resolve_target(MODELS[target])
+    number = max(1, 4000 // len(messages))
     result, seconds = paired_ratio(
-        lambda: copy.deepcopy(messages), lambda: sanitize_for_target(messages, target), number
+        lambda: copy.deepcopy(messages), lambda: sanitize_for_target(messages, resolved), number
     )
-    print(f"{label:<44} {len(messages):>5} msgs  {seconds * 1e3:8.3f} ms  ratio {result:5.2f}x")
+    return len(messages), result, seconds
+
+
+def profile(label: str, exchanges: int) -> None:
+    case = next(c for c in CASES if c[0] == label)
+    messages = agent_transcript(exchanges, source=case[1], stamp=case[2])
+    resolved = resolve_target(MODELS[case[3]])
+    profiler = cProfile.Profile()
+    profiler.enable()
+    for _ in range(20):
+        sanitize_for_target(messages, resolved)
+    profiler.disable()
+    pstats.Stats(profiler).sort_stats("tottime").print_stats(25)
 
 
 def main(sizes: list[int]) -> None:
-    for turns in sizes:
-        same = transcript(turns, thinking=False)
-        # Clients that drop unknown fields send the history back without the stamp.
-        plain = [{k: v for k, v in m.items() if k != STAMP_KEY} for m in same]
-        ratio(f"same-model clean, {turns} turns", plain, MODELS["claude"])
-        ratio(f"same-model stamped, {turns} turns", same, MODELS["claude"])
-        thinking = transcript(turns, thinking=True)
-        ratio(f"same-model stamped + thinking, {turns} turns", thinking, MODELS["claude"])
-        for source, target in (
-            ("claude", "mistral"),
-            ("claude", "gpt"),
-            ("claude", "gemini"),
-            ("gpt", "claude"),
-            ("gemini", "claude"),
-        ):
-            messages = transcript(turns, source=source, thinking=True)
-            ratio(f"cross-model {source}->{target}, {turns} turns", messages, MODELS[target])
+    print(f"{platform.python_implementation()} {platform.python_version()}, {platform.machine()}")
+    print(f"{'case':<32} {'exch':>5} {'msgs':>6} {'ms':>8} {'ratio':>7} {'target':>7}")
+    per_message: dict[str, list[float]] = {}
+    for label, source, stamp, target, goal in CASES:
+        for exchanges in sizes:
+            count, result, seconds = measure(source, stamp, target, exchanges)
+            per_message.setdefault(label, []).append(seconds / count)
+            mark = "" if result <= goal else "  missed"
+            print(
+                f"{label:<32} {exchanges:>5} {count:>6} {seconds * 1e3:8.2f}"
+                f" {result:6.2f}x {goal:6.2f}x{mark}"
+            )
+    if len(sizes) > 1:
+        print(f"\nper-message cost, {sizes[-1]} vs {sizes[0]} exchanges (target <= 1.25x)")
+        for label, costs in per_message.items():
+            print(f"{label:<32} {costs[-1] / costs[0]:6.2f}x")
 
 
 if __name__ == "__main__":
-    main([int(a) for a in sys.argv[1:]] or [10, 100, 400])
+    args = sys.argv[1:]
+    if args[:1] == ["--profile"]:
+        profile(args[1], int(args[2]))
+    else:
+        main([int(a) for a in args] or [50, 200, 1000])

@@ -19,6 +19,7 @@ from ._openai._facts import wire_plan
 from ._openai._wire import OPENAI
 from ._policy import Policy, policy_for
 from ._rules import RULES, Change, Conversation, RuleContext, Slot
+from ._rules._base import MessageRule, fix_messages
 from ._target import TargetModel
 
 __all__ = ["TransformReport", "TransformResult", "context_for", "run_rules", "transform_messages"]
@@ -64,10 +65,24 @@ def context_for(
 
 
 def run_rules(conv: Conversation) -> tuple[Conversation, list[Change]]:
-    """Find and fix, rule by rule, in pipeline order."""
+    """Find and fix, rule by rule, in pipeline order.
+
+    Consecutive message rules run as one walk (:func:`fix_messages`), which gives what
+    running them one by one gives, with each changed message decoded and written once.
+    """
     changes: list[Change] = []
-    for rule in RULES:
-        if not rule.applies(conv.ctx):
+    rules = [rule for rule in RULES if rule.applies(conv.ctx)]
+    start = 0
+    while start < len(rules):
+        rule = rules[start]
+        if isinstance(rule, MessageRule):
+            end = start
+            while end < len(rules) and isinstance(rules[end], MessageRule):
+                end += 1
+            group: list[MessageRule] = rules[start:end]  # type: ignore[assignment]
+            conv, found_changes = fix_messages(conv, group)
+            changes += found_changes
+            start = end
             continue
         found = rule.find(conv)
         if found:
@@ -77,6 +92,7 @@ def run_rules(conv: Conversation) -> tuple[Conversation, list[Change]]:
                 for problem in finding.problems
             ]
             conv = rule.fix(conv, found)
+        start += 1
     return conv, changes
 
 

@@ -10,6 +10,7 @@ valid for its target, and the input is never mutated.
 from __future__ import annotations
 
 import copy
+import os
 from typing import Any
 
 import pytest
@@ -25,7 +26,7 @@ from litellm_hygiene import (
 from litellm_hygiene._openai._decode import decode_message
 from litellm_hygiene._openai._facts import read_facts
 from litellm_hygiene._openai._wire import OPENAI
-from litellm_hygiene._pipeline import context_for
+from litellm_hygiene._pipeline import context_for, run_rules
 from litellm_hygiene._rules import RULES, Conversation
 from litellm_hygiene._rules._base import MessageRule, read_slots
 
@@ -43,7 +44,8 @@ TARGETS = [
     "openrouter/mistralai/mistral-large",
     "deepseek/deepseek-chat",
 ]
-SETTINGS = settings(max_examples=40, deadline=None)
+# HYGIENE_EXAMPLES=400 for a longer run.
+SETTINGS = settings(max_examples=int(os.environ.get("HYGIENE_EXAMPLES", "40")), deadline=None)
 inputs = st.one_of(transcripts, agent_transcripts)
 
 
@@ -142,3 +144,32 @@ def test_facts_reader_refuses_exactly_what_the_decoder_refuses(
             facts = read_facts(message, index, plan)
             calls = getattr(decoded, "tool_calls", lambda: None)() or []
             assert len(facts.calls) == len(calls)
+
+
+def _rule_by_rule(conv: Conversation) -> tuple[list[Any], list[tuple[str, int | None, str]]]:
+    """The pipeline's definition: each rule's find, then its fix, in order."""
+    changes: list[tuple[str, int | None, str]] = []
+    for rule in RULES:
+        if not rule.applies(conv.ctx):
+            continue
+        found = rule.find(conv)
+        if found:
+            changes += [(rule.code, f.index, p.reason) for f in found for p in f.problems]
+            conv = rule.fix(conv, found)
+    return [slot.raw for slot in conv.slots], changes
+
+
+@pytest.mark.parametrize("model", TARGETS)
+@SETTINGS
+@given(messages=inputs)
+def test_one_walk_of_message_rules_is_rule_by_rule(
+    model: str, messages: list[dict[str, Any]]
+) -> None:
+    # run_rules runs consecutive message rules as one walk over the messages; that
+    # must give exactly what running every rule's find and fix in turn gives.
+    if _readable(messages, model):
+        ctx = context_for(resolve_target(model))
+        walked, changes = run_rules(Conversation(read_slots(messages, ctx, OPENAI), ctx, OPENAI))
+        expected = _rule_by_rule(Conversation(read_slots(messages, ctx, OPENAI), ctx, OPENAI))
+        assert [slot.raw for slot in walked.slots] == expected[0]
+        assert [(c.kind, c.index, c.detail) for c in changes] == expected[1]

@@ -29,7 +29,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Final, Literal
+from typing import Any, Final, Literal, NamedTuple
 
 from .._errors import InvalidMessageError
 from .._messages import Api
@@ -53,7 +53,9 @@ __all__ = [
     "Role",
     "WirePlan",
     "evidence",
+    "plain_facts",
     "read_facts",
+    "signatures",
     "stamp_of",
     "wire_plan",
 ]
@@ -85,6 +87,7 @@ RESPONSE_FIELDS: Final = frozenset(
 """LiteLLM's response-only message keys, which it forwards verbatim to some providers."""
 
 _PSF: Final = "provider_specific_fields"
+_ABSENT: Final[Any] = object()
 _ROLES: Final[dict[str, Role]] = {
     "system": "system",
     "developer": "system",
@@ -158,9 +161,8 @@ Call = tuple[str, str, str]
 ``function_call`` pairs by name: key ``"\\0function:<name>"``, no id."""
 
 
-@dataclass(frozen=True, slots=True)
-class Facts:
-    """What the rules read of one message.
+class Facts(NamedTuple):
+    """What the rules read of one message (a tuple: cheap to build, never changed).
 
     Attributes:
         role: The message's part in the conversation.
@@ -177,6 +179,17 @@ class Facts:
     result: str | None = None
     result_id: str | None = None
     result_raw: str | None = None
+
+
+_PLAIN: Final[dict[tuple[str, int], Facts]] = {}
+
+
+def plain_facts(role: Role, flags: int) -> Facts:
+    """The facts of a message with no calls and no result id (one shared tuple each)."""
+    found = _PLAIN.get((role, flags))
+    if found is None:
+        found = _PLAIN[(role, flags)] = Facts(role, flags)
+    return found
 
 
 def _name_key(name: str) -> str:
@@ -212,13 +225,15 @@ def _part_flags(part: Any, index: int, where: str, images: bool, assistant: bool
 
 
 def _content_flags(msg: Mapping[str, Any], index: int, images: bool, assistant: bool) -> int:
-    if "content" not in msg:
-        return BLANK
-    content = msg["content"]
-    if isinstance(content, str):
+    content = msg.get("content", _ABSENT)
+    if type(content) is str:
         return BLANK if not content or content.isspace() else 0
+    if content is _ABSENT:
+        return BLANK
     if content is None:
         return BLANK if assistant else NULL_CONTENT | BLANK
+    if isinstance(content, str):
+        return BLANK if not content or content.isspace() else 0
     if not isinstance(content, list):
         raise InvalidMessageError(
             index,
@@ -241,7 +256,8 @@ def _arguments_ok(function: Mapping[str, Any], index: int, where: str) -> None:
         )
 
 
-def _call(call: Any, index: int, where: str, plan: WirePlan) -> tuple[Call, int]:
+def _call_ok(call: Any, index: int, where: str) -> None:
+    """Raise the decoder's error for a tool call it cannot read."""
     if not isinstance(call, dict):
         raise InvalidMessageError(index, where, "expected a tool call object")
     function = call.get("function")
@@ -250,28 +266,49 @@ def _call(call: Any, index: int, where: str, plan: WirePlan) -> tuple[Call, int]
     if not isinstance(function.get("name"), str):
         raise InvalidMessageError(index, f"{where}.function.name", "expected the tool's name")
     _arguments_ok(function, index, f"{where}.function")
-    raw = call.get("id")
-    raw = raw if isinstance(raw, str) else ""
+
+
+def _calls(raw_calls: list[Any], index: int, plan: WirePlan) -> tuple[list[Call], int]:
+    """The calls of ``tool_calls`` as sent, and the flags they add."""
+    calls: list[Call] = []
     flags = 0
-    if THOUGHT_SEPARATOR in raw:
-        flags |= SIGNED_ID | OPAQUE
-    if _PSF in call or _PSF in function:
-        flags |= OPAQUE
-    return (plan.pairing_key(raw), plan.sent_id(raw), raw), flags
+    whole_sent = plan.whole_id_sent
+    whole_paired = plan.pairs_whole_id
+    for position, call in enumerate(raw_calls):
+        function = call.get("function") if type(call) is dict else None
+        if (
+            type(function) is not dict
+            or type(function.get("name")) is not str
+            or type(function.get("arguments")) is not str
+        ):
+            _call_ok(call, index, f"tool_calls[{position}]")
+            function = call["function"]
+        raw = call.get("id")
+        if type(raw) is not str:
+            raw = raw if isinstance(raw, str) else ""
+        if THOUGHT_SEPARATOR in raw:
+            flags |= SIGNED_ID | OPAQUE
+            bare = raw.split(THOUGHT_SEPARATOR, 1)[0]
+            calls.append((raw if whole_paired else bare, raw if whole_sent else bare, raw))
+        else:
+            calls.append((raw, raw, raw))
+        if _PSF in call or _PSF in function:
+            flags |= OPAQUE
+    return calls, flags
 
 
 def _assistant(msg: Mapping[str, Any], index: int, plan: WirePlan) -> Facts:
     flags = _content_flags(msg, index, images=False, assistant=True)
-    calls: list[Call] = []
     raw_calls = msg.get("tool_calls")
-    if raw_calls is not None and not isinstance(raw_calls, list):
+    if raw_calls is None:
+        calls: list[Call] = []
+    elif isinstance(raw_calls, list):
+        calls, call_flags = _calls(raw_calls, index, plan)
+        flags |= call_flags
+    else:
         raise InvalidMessageError(
             index, "tool_calls", f"expected a list, got {type(raw_calls).__name__}"
         )
-    for position, raw in enumerate(raw_calls or ()):
-        call, call_flags = _call(raw, index, f"tool_calls[{position}]", plan)
-        calls.append(call)
-        flags |= call_flags
     function_call = msg.get("function_call")
     if function_call is not None:
         if not isinstance(function_call, dict) or not isinstance(function_call.get("name"), str):
@@ -284,6 +321,8 @@ def _assistant(msg: Mapping[str, Any], index: int, plan: WirePlan) -> Facts:
             flags |= BLANK
     if STAMP_KEY in msg:
         flags |= STAMPED
+    if not calls:
+        return plain_facts("assistant", flags)
     return Facts("assistant", flags, tuple(calls))
 
 
@@ -302,14 +341,15 @@ def _blank_thinking(msg: Mapping[str, Any]) -> bool:
 def _result(msg: Mapping[str, Any], index: int, role: str, plan: WirePlan) -> Facts:
     raw = msg.get("tool_call_id")
     if role == "tool":
-        if "tool_call_id" not in msg:
-            raise InvalidMessageError(
-                index, "tool_call_id", "missing: a tool message must name the call it answers"
-            )
-        if not isinstance(raw, str):
-            raise InvalidMessageError(
-                index, "tool_call_id", f"expected a string, got {type(raw).__name__}"
-            )
+        if type(raw) is not str:
+            if "tool_call_id" not in msg:
+                raise InvalidMessageError(
+                    index, "tool_call_id", "missing: a tool message must name the call it answers"
+                )
+            if not isinstance(raw, str):
+                raise InvalidMessageError(
+                    index, "tool_call_id", f"expected a string, got {type(raw).__name__}"
+                )
         key, sent, given = plan.pairing_key(raw), plan.sent_id(raw), raw
     else:
         name = msg.get("name")
@@ -322,7 +362,7 @@ def _result(msg: Mapping[str, Any], index: int, role: str, plan: WirePlan) -> Fa
         flags |= SIGNED_ID
     if STAMP_KEY in msg:
         flags |= STAMPED
-    return Facts("tool", flags, result=key, result_id=sent, result_raw=given)
+    return Facts("tool", flags, (), key, sent, given)
 
 
 def read_facts(message: Any, index: int, plan: WirePlan) -> Facts:
@@ -332,11 +372,9 @@ def read_facts(message: Any, index: int, plan: WirePlan) -> Facts:
         InvalidMessageError: The decoder could not read the message (names its index
             and field).
     """
-    msg = message if isinstance(message, dict) else as_message_dict(message, index)
-    if "role" not in msg:
-        raise InvalidMessageError(index, "role", "missing")
-    role = msg["role"]
-    kind = _ROLES.get(role) if isinstance(role, str) else None
+    msg = message if type(message) is dict else _as_dict(message, index)
+    role = msg.get("role", _ABSENT)
+    kind = _ROLES.get(role) if type(role) is str else _odd_role(role, index)
     if kind is None:
         raise InvalidMessageError(
             index, "role", f"unknown role {role!r}; expected one of {sorted(_ROLES)}"
@@ -348,7 +386,18 @@ def read_facts(message: Any, index: int, plan: WirePlan) -> Facts:
     flags = _content_flags(msg, index, images=kind == "user", assistant=False)
     if STAMP_KEY in msg:
         flags |= STAMPED
-    return Facts(kind, flags)
+    return plain_facts(kind, flags)
+
+
+def _as_dict(message: Any, index: int) -> dict[str, Any]:
+    return message if isinstance(message, dict) else as_message_dict(message, index)
+
+
+def _odd_role(role: Any, index: int) -> Role | None:
+    """The role of a ``role`` value that is not a plain ``str`` (a str enum, or none)."""
+    if role is _ABSENT:
+        raise InvalidMessageError(index, "role", "missing")
+    return _ROLES.get(role) if isinstance(role, str) else None
 
 
 def stamp_of(message: Any) -> dict[str, Any] | None:
@@ -371,6 +420,49 @@ def _call_signature(call: Mapping[str, Any]) -> str | None:
         if isinstance(value, str) and value:
             return value
     return None
+
+
+def _entry_signature(entry: Any) -> Any:
+    if not isinstance(entry, dict):
+        return None
+    kind = entry.get("type")
+    if kind == "thinking":
+        return entry.get("signature")
+    return entry.get("data") if kind == "redacted_thinking" else None
+
+
+def signatures(message: Any) -> list[Any]:
+    """Every value an assistant message holds where a signature travels.
+
+    Thinking signatures and redacted data (in ``thinking_blocks`` and content parts),
+    encrypted reasoning items, the signatures of tool calls (in the id and in provider
+    fields, the call's or its function's) and of text parts. Values of any type, as
+    given; ``None`` where a place is empty.
+    """
+    msg = message if isinstance(message, dict) else as_message_dict(message, 0)
+    found: list[Any] = []
+    for key in ("thinking_blocks", "content"):
+        entries = msg.get(key)
+        if isinstance(entries, list):
+            found += [_entry_signature(entry) for entry in entries]
+    items = msg.get("reasoning_items")
+    if isinstance(items, list):
+        found += [i.get("encrypted_content") for i in items if isinstance(i, dict)]
+    for call in msg.get("tool_calls") or ():
+        if not isinstance(call, dict):
+            continue
+        raw = call.get("id")
+        if isinstance(raw, str) and THOUGHT_SEPARATOR in raw:
+            found.append(raw.partition(THOUGHT_SEPARATOR)[2])
+        for container in (call, call.get("function")):
+            psf = container.get(_PSF) if isinstance(container, dict) else None
+            if isinstance(psf, dict):
+                found.append(psf.get("thought_signature"))
+    psf = msg.get(_PSF)
+    if isinstance(psf, dict):
+        listed = psf.get("thought_signatures")
+        found += listed if isinstance(listed, list) else [listed]
+    return found
 
 
 def _call_evidence(call: Mapping[str, Any]) -> frozenset[Api]:

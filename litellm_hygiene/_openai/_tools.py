@@ -25,6 +25,7 @@ __all__ = [
     "encode_tool_call",
     "join_id",
     "split_id",
+    "writes_fields",
 ]
 
 THOUGHT_SEPARATOR = "__thought__"
@@ -151,6 +152,18 @@ def decode_function_call(call: Any, index: int) -> ToolCall:
         wire_type=None,
         function_extra=_copy_without(call, skip),
     )
+
+
+def writes_fields(fields: dict[str, Any], signature: str | None, site: bool) -> bool:
+    """Whether the encoder writes ``provider_specific_fields`` into a call's object.
+
+    ``fields`` is the object's unknown keys, ``site`` whether the signature travels
+    there.
+    """
+    if not site:
+        return _PSF in fields
+    psf = fields.get(_PSF)
+    return signature is not None or (isinstance(psf, dict) and bool(psf))
 
 
 def _write_psf(out: dict[str, Any], signature: str | None) -> None:

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, Final
 
 from .._messages import Api, Message
 from ._decode import STAMP_KEY, as_message_dict, decode_message
 from ._encode import encode_message
-from ._facts import Facts, WirePlan, evidence, read_facts, stamp_of
+from ._facts import Facts, WirePlan, evidence, read_facts, signatures, stamp_of
 
 __all__ = ["OPENAI", "OpenAIWire"]
 
@@ -34,6 +35,26 @@ class OpenAIWire:
     def unstamped(self, raw: Any) -> Any:
         """A shallow copy without the stamp key; its values are the caller's own."""
         return {k: v for k, v in as_message_dict(raw, 0).items() if k != STAMP_KEY}
+
+    def with_ids(self, raw: Any, calls: Mapping[int, str], result: str | None) -> Any:
+        """A shallow copy with new call ids (by position) and result id.
+
+        Only the ids change: every other value is the caller's own, as in a message no
+        rule touched.
+        """
+        out = dict(as_message_dict(raw, 0))
+        if calls:
+            entries = list(out["tool_calls"])
+            for position, new_id in calls.items():
+                entries[position] = {**entries[position], "id": new_id}
+            out["tool_calls"] = entries
+        if result is not None:
+            out["tool_call_id"] = result
+        return out
+
+    def signatures(self, raw: Any) -> list[Any]:
+        """Every value held where a signature travels (see :func:`signatures`)."""
+        return signatures(raw)
 
     def evidence(self, raw: Any) -> frozenset[Api]:
         """Protocols the message's content says it came from (see :func:`evidence`)."""

@@ -40,6 +40,8 @@ __all__ = [
     "Slot",
     "Wire",
     "Wording",
+    "fix_messages",
+    "read_slots",
 ]
 
 Wording = WordingTable
@@ -68,6 +70,16 @@ class Wire(Protocol):
 
     def unstamped(self, raw: Any) -> Any:
         """A copy without the provenance stamp (sharing every other value)."""
+
+    def with_ids(self, raw: Any, calls: Mapping[int, str], result: str | None) -> Any:
+        """A copy with new ids, every other value shared.
+
+        ``calls`` maps a call's position (in its facts) to its new id as given;
+        ``result``, when given, is a result's new id.
+        """
+
+    def signatures(self, raw: Any) -> list[Any]:
+        """Every value an assistant message holds where a signature travels."""
 
     def evidence(self, raw: Any) -> frozenset[Api]:
         """Protocols an assistant message's content says it came from."""
@@ -275,6 +287,13 @@ class Conversation:
         failed = like.failed if like is not None else False
         return Slot(raw, facts, message, verdict=verdict, failed=failed)
 
+    def edited(self, slot: Slot, raw: Any) -> Slot:
+        """A new slot for ``raw``, a wire edit of ``slot``'s message (same provenance)."""
+        if slot.facts.role == "assistant" and slot.verdict is None:
+            slot.verdict = self._judge(slot)
+        facts = self.wire.facts(raw, 0, self.ctx.plan)
+        return Slot(raw, facts, verdict=slot.verdict, failed=slot.failed)
+
     def with_slots(self, slots: Sequence[Slot]) -> Conversation:
         """A conversation of ``slots`` for the same target."""
         return Conversation(slots, self.ctx, self.wire)
@@ -351,6 +370,57 @@ class MessageRule(Rule):
                 old = slots[finding.index]
                 slots[finding.index] = conv.slot_for(finding.replacement, like=old)
         return conv.with_slots(slots)
+
+
+def fix_messages(
+    conv: Conversation, rules: Sequence[MessageRule]
+) -> tuple[Conversation, list[Change]]:
+    """Find and fix consecutive message rules in one walk over the conversation.
+
+    The result is that of running each rule's find then fix in turn, because a message
+    rule judges each message on its own: every message goes through the rules in
+    order, each rule sees it as the rules before it left it, and the changes are
+    reported per rule, at the positions that rule's input had them. A message no rule
+    changes is looked at through its facts only; a changed one is decoded once and
+    written once, however many rules change it.
+    """
+    changes: list[list[Change]] = [[] for _ in rules]
+    dropped = [0] * len(rules)
+    slots: list[Slot] = []
+    touched = False
+    for index, slot in enumerate(conv.slots):
+        flags = slot.facts.flags
+        current: Message | None = None
+        gone = False
+        before = 0
+        for number, rule in enumerate(rules):
+            position = index - before
+            before += dropped[number]
+            if current is None:
+                if not flags & rule.flags or not rule.candidate(conv, index):
+                    continue
+                message = conv.message(index)
+            else:
+                message = current
+            fixed, problems = rule.repair(conv, index, message)
+            if not problems:
+                continue
+            changes[number] += [Change(rule.code, position, p.reason) for p in problems]
+            if fixed is None:
+                dropped[number] += 1
+                gone = True
+                break
+            current = fixed
+        if gone:
+            touched = True
+        elif current is not None:
+            touched = True
+            slots.append(conv.slot_for(current, like=slot))
+        else:
+            slots.append(slot)
+    if not touched:
+        return conv, []
+    return conv.with_slots(slots), [change for found in changes for change in found]
 
 
 def read_slots(

@@ -9,13 +9,12 @@ integration does not count it.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
 from typing import ClassVar
 
 from .._build import rebuilt
 from .._messages import AssistantMessage
 from .._openai import STAMP_KEY
-from .._openai._facts import STAMPED
+from .._openai._facts import STAMPED, Facts
 from ._base import Conversation, Finding, Problem, Rule, Slot, Wording
 from ._codes import Code
 from ._wording import EXTRA_FIELD
@@ -60,9 +59,10 @@ def _unstamped(conv: Conversation, index: int) -> Slot:
             message = rebuilt(message, extra=extra, stamped=False)
         else:
             message = rebuilt(message, extra=extra)
+    facts = slot.facts
     return Slot(
         conv.wire.unstamped(slot.raw),
-        replace(slot.facts, flags=slot.facts.flags & ~STAMPED),
+        Facts(facts.role, facts.flags & ~STAMPED, *facts[2:]),
         message,
         verdict=slot.verdict,  # the last rule: nothing asks for provenance after it
         failed=slot.failed,

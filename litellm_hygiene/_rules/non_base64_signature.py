@@ -34,6 +34,10 @@ def requires_base64(ctx: RuleContext) -> bool:
     return ctx.plan.gemini_model or ctx.policy.require_base64_thought_signatures
 
 
+def _good(value: Any) -> bool:
+    return isinstance(value, str) and is_canonical_base64(value)
+
+
 def _bad(value: Any) -> bool:
     return isinstance(value, str) and not is_canonical_base64(value)
 
@@ -133,9 +137,12 @@ class NonBase64Signature(MessageRule):
         return requires_base64(ctx)
 
     def candidate(self, conv: Conversation, index: int) -> bool:
-        """Replayable assistant turns that may carry signatures."""
+        """Replayable assistant turns holding a value that is not a good signature."""
         facts = conv.facts(index)
-        return bool(facts.flags & OPAQUE) and facts.role == "assistant" and conv.replayable(index)
+        if not facts.flags & OPAQUE or facts.role != "assistant" or not conv.replayable(index):
+            return False
+        values = conv.wire.signatures(conv.slots[index].raw)
+        return any(value is not None and not _good(value) for value in values)
 
     def repair(self, conv: Conversation, index: int, message: Message) -> Repair:
         """The turn without signatures Google cannot decode."""

@@ -18,6 +18,7 @@ from .._build import rebuilt
 from .._content import TextContent, ThinkingContent, ToolCall
 from .._messages import AssistantMessage, Message
 from .._openai._facts import OPAQUE
+from .._openai._tools import writes_fields
 from ._base import Conversation, MessageRule, Problem, Repair, RuleContext, Wording
 from ._codes import Code
 from ._wording import EXTRA_FIELD
@@ -44,7 +45,11 @@ def _field_problem(key: str, reason: str) -> Problem:
 
 def _call(call: ToolCall, position: int) -> tuple[ToolCall, Problem | None]:
     sites = tuple(site for site in call.signature_sites if site == "id")
-    if _PSF not in call.extra and _PSF not in call.function_extra and sites == call.signature_sites:
+    signature = call.thought_signature
+    listed = call.signature_sites
+    if not writes_fields(call.extra, signature, _PSF in listed) and not writes_fields(
+        call.function_extra, signature, f"function.{_PSF}" in listed
+    ):
         return call, None
     update: dict[str, Any] = {
         "extra": {k: v for k, v in call.extra.items() if k != _PSF},

@@ -24,11 +24,8 @@ import hashlib
 import re
 from collections import deque
 from collections.abc import Sequence
-from typing import Any, ClassVar
+from typing import ClassVar
 
-from .._build import rebuilt
-from .._content import ToolCall
-from .._messages import AssistantMessage, ToolResultMessage
 from .._openai._tools import join_id, split_id
 from .._policy import IdRule
 from ._base import Conversation, Finding, Problem, Rule, Slot, Wording
@@ -280,41 +277,28 @@ class _Renamer:
 
     def _turn(self, index: int, slot: Slot) -> Slot:
         calls = slot.facts.calls
-        if index not in self.found:
-            kept = [(key, raw) for key, _, raw in calls]
-            self.batch = deque(kept)
-            self.latest.update(kept)
-            return slot
-        message = self.conv.message(index)
-        assert isinstance(message, AssistantMessage)
-        bad = {p.call for p in self.found[index].problems}
-        blocks: list[Any] = []
+        bad = {p.call for p in self.found[index].problems} if index in self.found else set()
+        renamed: dict[int, str] = {}
         mapping: list[tuple[str, str]] = []
-        number = 0
-        for block in message.content:
-            if isinstance(block, ToolCall) and not (
-                block.origin == "function_call" and not block.id
-            ):
-                key = calls[number][0]
-                if number in bad:
-                    block = self._renamed(block, calls[number][1])
-                mapping.append((key, _wire_id(block)))
-                number += 1
-            elif isinstance(block, ToolCall):
-                number += 1
-            blocks.append(block)
+        for number, (key, sent, raw) in enumerate(calls):
+            if key.startswith(_FUNCTION) and not raw:
+                continue  # a legacy function_call: paired by name, it has no id
+            if number in bad:
+                raw = renamed[number] = self._renamed(raw, sent)
+            mapping.append((key, raw))
         self.batch = deque(mapping)
         self.latest.update(mapping)
-        return self.conv.slot_for(rebuilt(message, content=tuple(blocks)), like=slot)
+        if not renamed:
+            return slot
+        return self.conv.edited(slot, self.conv.wire.with_ids(slot.raw, renamed, None))
 
-    def _renamed(self, call: ToolCall, sent: str) -> ToolCall:
-        sites = call.signature_sites
-        if self.conv.ctx.plan.whole_id_sent and "id" in sites:
-            sites = tuple(site for site in sites if site != "id")
-        update: dict[str, Any] = {"id": self.namer.fresh(sent), "signature_sites": sites}
-        if not sites:
-            update["thought_signature"] = None
-        return rebuilt(call, **update)
+    def _renamed(self, raw: str, sent: str) -> str:
+        """The new id as given: a fresh id, and the signature where LiteLLM keeps it."""
+        fresh = self.namer.fresh(sent)
+        _, signature = split_id(raw)
+        if signature is None or self.conv.ctx.plan.whole_id_sent:
+            return fresh
+        return join_id(fresh, signature, in_id=True)
 
     def _result(self, index: int, slot: Slot) -> Slot:
         key = slot.facts.result
@@ -324,19 +308,7 @@ class _Renamer:
             wire_id = self.namer.fresh(slot.facts.result_id or "")
         if wire_id is None or wire_id == slot.facts.result_raw:
             return slot
-        message = self.conv.message(index)
-        assert isinstance(message, ToolResultMessage)
-        call_id, signature = split_id(wire_id)
-        update = {
-            "tool_call_id": call_id,
-            "thought_signature": signature,
-            "signature_in_id": signature is not None,
-        }
-        return self.conv.slot_for(rebuilt(message, **update), like=slot)
-
-
-def _wire_id(call: ToolCall) -> str:
-    return join_id(call.id, call.thought_signature, "id" in call.signature_sites)
+        return self.conv.edited(slot, self.conv.wire.with_ids(slot.raw, {}, wire_id))
 
 
 def _pop(batch: deque[tuple[str, str]], key: str) -> str | None:

@@ -1,0 +1,110 @@
+"""Agent transcripts as LiteLLM returns them, for the benchmarks.
+
+An *exchange* is one assistant turn with its parallel tool calls and one result per
+call; every fourth exchange starts with a user turn, as an agent loop that asks the user
+now and then. Each source model's turns have the shapes LiteLLM gives them:
+
+- ``claude``: signed ``thinking_blocks`` plus ``reasoning_content``, ``toolu_`` ids;
+- ``gpt``: ``content: null`` beside ``call_`` ids, no reasoning;
+- ``gemini``: ``reasoning_content``, ``call_<hex>`` ids, the thought signature on the
+  first call only (in its id and its provider fields), as LiteLLM returns parallel calls.
+
+Deterministic: the same arguments give the same messages.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from litellm_hygiene import STAMP_KEY
+
+__all__ = ["MODELS", "Source", "agent_transcript"]
+
+Source = Literal["claude", "gpt", "gemini"]
+
+SIGNATURE = "EqQBCkgIAxABGAIiQL0t1cJmUMqzNvJ0MPLKbFQyB7gqEpOPh0hY0y4xeA==" * 4
+GEMINI_SIGNATURE = "CiQBVKhc7mO4GPk1KLSHYaBB4gK1dAAYD4sAj1x0qQ4rFO0+iRoKWgFUqFzu" * 2
+STAMPS: dict[Source, dict[str, str]] = {
+    "claude": {"provider": "anthropic", "api": "anthropic-messages", "model": "claude-sonnet-4-5"},
+    "gpt": {"provider": "openai", "api": "openai-chat", "model": "gpt-4o"},
+    "gemini": {"provider": "gemini", "api": "gemini", "model": "gemini-2.5-pro"},
+}
+MODELS = {
+    "claude": "anthropic/claude-sonnet-4-5",
+    "gpt": "openai/gpt-4o",
+    "gemini": "gemini/gemini-2.5-pro",
+    "mistral": "mistral/mistral-large-latest",
+}
+"""The model string of each source, and of Mistral (a target only)."""
+
+_TOOLS = ("search", "read_file", "run_tests")
+
+
+def _call_id(source: Source, n: int, k: int) -> str:
+    if source == "claude":
+        return f"toolu_01{n:018d}{k:04d}"
+    if source == "gpt":
+        return f"call_{n:020d}{k:04d}"
+    return f"call_{n * 8 + k:016x}"
+
+
+def _call(source: Source, n: int, k: int) -> dict[str, Any]:
+    call: dict[str, Any] = {
+        "id": _call_id(source, n, k),
+        "type": "function",
+        "function": {
+            "name": _TOOLS[k % len(_TOOLS)],
+            "arguments": f'{{"query": "step {n} part {k}", "limit": {k + 5}}}',
+        },
+    }
+    if source == "gemini" and k == 0:
+        call["id"] += "__thought__" + GEMINI_SIGNATURE
+        call["provider_specific_fields"] = {"thought_signature": GEMINI_SIGNATURE}
+    return call
+
+
+def _assistant(source: Source, n: int, calls: int, stamp: bool) -> dict[str, Any]:
+    message: dict[str, Any] = {
+        "role": "assistant",
+        "content": None if source == "gpt" else f"Checking {calls} things for step {n}.",
+        "tool_calls": [_call(source, n, k) for k in range(calls)],
+    }
+    if source == "claude":
+        thought = f"Step {n}: I should look at the files before answering. " * 6
+        message["thinking_blocks"] = [
+            {"type": "thinking", "thinking": thought, "signature": SIGNATURE}
+        ]
+        message["reasoning_content"] = thought
+    elif source == "gemini":
+        message["reasoning_content"] = f"**Planning step {n}** Looking things up. " * 4
+    if stamp:
+        message[STAMP_KEY] = dict(STAMPS[source])
+    return message
+
+
+def agent_transcript(
+    exchanges: int, *, source: Source = "claude", stamp: bool = True
+) -> list[dict[str, Any]]:
+    """A system prompt, ``exchanges`` tool exchanges, and a final answer."""
+    messages: list[dict[str, Any]] = [
+        {"role": "system", "content": "You are a careful coding agent. " * 20}
+    ]
+    for n in range(exchanges):
+        if n % 4 == 0:
+            messages.append({"role": "user", "content": f"Now handle task {n // 4}. " * 8})
+        calls = 1 + n % 3
+        assistant = _assistant(source, n, calls, stamp)
+        messages.append(assistant)
+        for call in assistant["tool_calls"]:
+            messages.append(
+                {
+                    "role": "tool",
+                    "tool_call_id": call["id"],
+                    "content": f"result of {call['function']['name']}: " + "ok " * 40,
+                }
+            )
+    final: dict[str, Any] = {"role": "assistant", "content": "All tasks are done."}
+    if stamp:
+        final[STAMP_KEY] = dict(STAMPS[source])
+    messages.append(final)
+    return messages
