@@ -5,17 +5,12 @@ The public API is declared here once; every implementation module is private.
 is built on first access, from the proxy config LiteLLM has loaded by then.
 """
 
+import importlib
 import logging
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ._content import ImageContent, OpaqueContent, TextContent, ThinkingContent, ToolCall
 from ._errors import ConfigurationError, HygieneError, InvalidMessageError
-from ._integration._callback import HygieneCallback
-from ._integration._options import HygieneOptions
-from ._integration._redis_store import RedisStore
-from ._integration._report import HIDDEN_PARAMS_KEY, CallReport
-from ._integration._sdk import HygieneRouter, acompletion, completion
-from ._integration._store import MemoryStore, Provenance, ProvenanceStore, TieredStore
 from ._messages import (
     Api,
     AssistantMessage,
@@ -50,6 +45,31 @@ from ._rules import Change, Code
 from ._sanitize import SanitizeResult, sanitize_messages
 from ._target import Capabilities, Family, TargetModel, resolve_target
 from ._validate import Violation, ViolationCode, validate_for_target, validate_messages
+
+if TYPE_CHECKING:
+    from ._integration._callback import HygieneCallback
+    from ._integration._options import HygieneOptions
+    from ._integration._redis_store import RedisStore
+    from ._integration._report import HIDDEN_PARAMS_KEY, CallReport
+    from ._integration._sdk import HygieneRouter, acompletion, completion
+    from ._integration._store import MemoryStore, Provenance, ProvenanceStore, TieredStore
+
+# The integration with LiteLLM's callback machinery loads on first use: the pure core
+# (messages, rules, validation, overflow) imports none of it.
+_INTEGRATION = {
+    "HygieneCallback": "._integration._callback",
+    "HygieneOptions": "._integration._options",
+    "RedisStore": "._integration._redis_store",
+    "HIDDEN_PARAMS_KEY": "._integration._report",
+    "CallReport": "._integration._report",
+    "HygieneRouter": "._integration._sdk",
+    "acompletion": "._integration._sdk",
+    "completion": "._integration._sdk",
+    "MemoryStore": "._integration._store",
+    "Provenance": "._integration._store",
+    "ProvenanceStore": "._integration._store",
+    "TieredStore": "._integration._store",
+}
 
 __all__ = [
     "HIDDEN_PARAMS_KEY",
@@ -127,9 +147,17 @@ logging.getLogger(__name__).addHandler(logging.NullHandler())
 
 
 def __getattr__(name: str) -> Any:
-    """Build ``proxy_handler`` lazily, once the proxy has loaded its config."""
+    """Load the integration on first use.
+
+    ``proxy_handler`` is built anew once the proxy has loaded its config.
+    """
     if name == "proxy_handler":
         from ._integration._proxy import proxy_handler
 
         return proxy_handler()
+    module = _INTEGRATION.get(name)
+    if module is not None:
+        value = getattr(importlib.import_module(module, __name__), name)
+        globals()[name] = value
+        return value
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

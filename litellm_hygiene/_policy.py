@@ -7,6 +7,8 @@ modified copy (``policy.model_copy(update=...)``) to any entry point.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from types import MappingProxyType
 from typing import Final, Literal
 
 from pydantic import BaseModel, ConfigDict
@@ -110,79 +112,83 @@ class Policy(BaseModel):
 
 _SAFE = "a-zA-Z0-9_-"
 
-POLICIES: Final[dict[Family, Policy]] = {
-    # Anthropic: ids ^[a-zA-Z0-9_-]+$ up to 64; strict user/assistant alternation;
-    # signed thinking replayed byte-for-byte to the same model only. Its 5 MB per image
-    # and 32 MB per request are measured on the base64 text ("image exceeds 5 MB
-    # maximum: 6275800 bytes"), so the decoded budgets are 3/4 of those.
-    "anthropic": Policy(
-        family="anthropic",
-        tool_ids=IdRule(allowed=_SAFE, max_length=64),
-        merge_user_turns=True,
-        merge_assistant_turns=True,
-        require_user_first=True,
-        max_image_bytes=5 * 1024 * 1024 * 3 // 4,
-        many_images_count=20,
-        many_images_max_side=2000,
-        max_total_image_bytes=32 * 1024 * 1024 * 3 // 4,
-        reject_empty_text=True,
-    ),
-    # Bedrock Converse: ids [a-zA-Z0-9_-] up to 64; a conversation must start with a
-    # user message and alternate. 3.75 MB per image.
-    "bedrock": Policy(
-        family="bedrock",
-        tool_ids=IdRule(allowed=_SAFE, max_length=64),
-        merge_user_turns=True,
-        merge_assistant_turns=True,
-        require_user_first=True,
-        max_image_bytes=3_750_000,
-        reject_empty_text=True,
-    ),
-    # Gemini: ids optional; renamed ones use [a-zA-Z0-9_-] (strict alphanumerics would
-    # rename LiteLLM's own Gemini ids, call_<hex>); function call turns must follow a
-    # user or function response turn; history must not start with the model; thought
-    # signatures must be base64.
-    "gemini": Policy(
-        family="gemini",
-        tool_ids=IdRule(allowed=_SAFE, max_length=64),
-        merge_user_turns=True,
-        merge_assistant_turns=True,
-        require_user_first=True,
-        require_base64_thought_signatures=True,
-        max_total_image_bytes=20 * 1024 * 1024,
-        reject_empty_text=True,
-        keep_signed_empty_text=True,
-    ),
-    # OpenAI Chat: touched no more than needed. Ids up to 40; LiteLLM forwards its
-    # response-only fields verbatim and OpenAI rejects them.
-    "openai": Policy(
-        family="openai",
-        tool_ids=IdRule(max_length=40),
-        strip_fields=ALL_RESPONSE_FIELDS,
-    ),
-    # OpenAI Responses: call_id up to 64, call_id|fc_... pairs kept; reasoning items
-    # replayed to the same model only.
-    "openai-responses": Policy(
-        family="openai-responses",
-        tool_ids=IdRule(max_length=64, keep_responses_pairs=True),
-        strip_fields=frozenset({"thinking_blocks", "provider_specific_fields"}),
-    ),
-    # Mistral (also behind OpenRouter, Together, vLLM): ids exactly 9 alphanumerics;
-    # strict templates reject extra fields and non-alternating roles.
-    "mistral": Policy(
-        family="mistral",
-        tool_ids=IdRule(allowed="a-zA-Z0-9", exact_length=9),
-        merge_user_turns=True,
-        strip_fields=ALL_RESPONSE_FIELDS,
-    ),
-    # Other OpenAI-compatible providers: ids up to 40 of [a-zA-Z0-9_-]; strict ones
-    # reject thinking_blocks (Fireworks); DeepSeek needs its own reasoning_content back.
-    "openai-compatible": Policy(
-        family="openai-compatible",
-        tool_ids=IdRule(allowed=_SAFE, max_length=40),
-        strip_fields=frozenset({"thinking_blocks", "provider_specific_fields", "reasoning_items"}),
-    ),
-}
+POLICIES: Final[Mapping[Family, Policy]] = MappingProxyType(
+    {
+        # Anthropic: ids ^[a-zA-Z0-9_-]+$ up to 64; strict user/assistant alternation;
+        # signed thinking replayed byte-for-byte to the same model only. Its 5 MB per image
+        # and 32 MB per request are measured on the base64 text ("image exceeds 5 MB
+        # maximum: 6275800 bytes"), so the decoded budgets are 3/4 of those.
+        "anthropic": Policy(
+            family="anthropic",
+            tool_ids=IdRule(allowed=_SAFE, max_length=64),
+            merge_user_turns=True,
+            merge_assistant_turns=True,
+            require_user_first=True,
+            max_image_bytes=5 * 1024 * 1024 * 3 // 4,
+            many_images_count=20,
+            many_images_max_side=2000,
+            max_total_image_bytes=32 * 1024 * 1024 * 3 // 4,
+            reject_empty_text=True,
+        ),
+        # Bedrock Converse: ids [a-zA-Z0-9_-] up to 64; a conversation must start with a
+        # user message and alternate. 3.75 MB per image.
+        "bedrock": Policy(
+            family="bedrock",
+            tool_ids=IdRule(allowed=_SAFE, max_length=64),
+            merge_user_turns=True,
+            merge_assistant_turns=True,
+            require_user_first=True,
+            max_image_bytes=3_750_000,
+            reject_empty_text=True,
+        ),
+        # Gemini: ids optional; renamed ones use [a-zA-Z0-9_-] (strict alphanumerics would
+        # rename LiteLLM's own Gemini ids, call_<hex>); function call turns must follow a
+        # user or function response turn; history must not start with the model; thought
+        # signatures must be base64.
+        "gemini": Policy(
+            family="gemini",
+            tool_ids=IdRule(allowed=_SAFE, max_length=64),
+            merge_user_turns=True,
+            merge_assistant_turns=True,
+            require_user_first=True,
+            require_base64_thought_signatures=True,
+            max_total_image_bytes=20 * 1024 * 1024,
+            reject_empty_text=True,
+            keep_signed_empty_text=True,
+        ),
+        # OpenAI Chat: touched no more than needed. Ids up to 40; LiteLLM forwards its
+        # response-only fields verbatim and OpenAI rejects them.
+        "openai": Policy(
+            family="openai",
+            tool_ids=IdRule(max_length=40),
+            strip_fields=ALL_RESPONSE_FIELDS,
+        ),
+        # OpenAI Responses: call_id up to 64, call_id|fc_... pairs kept; reasoning items
+        # replayed to the same model only.
+        "openai-responses": Policy(
+            family="openai-responses",
+            tool_ids=IdRule(max_length=64, keep_responses_pairs=True),
+            strip_fields=frozenset({"thinking_blocks", "provider_specific_fields"}),
+        ),
+        # Mistral (also behind OpenRouter, Together, vLLM): ids exactly 9 alphanumerics;
+        # strict templates reject extra fields and non-alternating roles.
+        "mistral": Policy(
+            family="mistral",
+            tool_ids=IdRule(allowed="a-zA-Z0-9", exact_length=9),
+            merge_user_turns=True,
+            strip_fields=ALL_RESPONSE_FIELDS,
+        ),
+        # Other OpenAI-compatible providers: ids up to 40 of [a-zA-Z0-9_-]; strict ones
+        # reject thinking_blocks (Fireworks); DeepSeek needs its own reasoning_content back.
+        "openai-compatible": Policy(
+            family="openai-compatible",
+            tool_ids=IdRule(allowed=_SAFE, max_length=40),
+            strip_fields=frozenset(
+                {"thinking_blocks", "provider_specific_fields", "reasoning_items"}
+            ),
+        ),
+    }
+)
 """The policy of each provider family."""
 
 

@@ -2,6 +2,12 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+
+import pytest
+
 import litellm_hygiene
 
 
@@ -65,5 +71,48 @@ def test_public_names_are_pinned() -> None:
         "predict_overflow",
         "validate_messages",
         "Violation",
+        "Api",
+        "Capabilities",
+        "Change",
+        "Code",
+        "Family",
+        "IdRule",
+        "Message",
+        "Overflow",
+        "OverflowKind",
+        "OverflowPrediction",
+        "OverflowSource",
+        "POLICIES",
+        "SanitizeResult",
+        "StopReason",
+        "TransformReport",
+        "TransformResult",
+        "ViolationCode",
+        "lookup_context_window",
+        "policy_for",
+        "validate_for_target",
     }
-    assert set(litellm_hygiene.__all__) >= expected
+    assert set(litellm_hygiene.__all__) == expected
+
+
+def test_importing_the_core_loads_no_callback_machinery() -> None:
+    # The pure core (messages, rules, validation, overflow) must import without
+    # LiteLLM's callback classes or proxy; the integration loads on first use.
+    code = (
+        "import sys, litellm_hygiene\n"
+        "loaded = [m for m in sys.modules if m.startswith(('litellm.integrations',"
+        " 'litellm.proxy', 'litellm_hygiene._integration'))]\n"
+        "assert not loaded, loaded\n"
+        "litellm_hygiene.HygieneCallback\n"
+        "assert 'litellm_hygiene._integration._callback' in sys.modules\n"
+    )
+    env = {**os.environ, "LITELLM_LOCAL_MODEL_COST_MAP": "True"}
+    done = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+
+
+def test_policies_are_read_only() -> None:
+    with pytest.raises(TypeError):
+        litellm_hygiene.POLICIES["anthropic"] = litellm_hygiene.POLICIES["openai"]  # type: ignore[index]

@@ -75,7 +75,8 @@ INLINE_IMAGES: Final = 4
 OPAQUE: Final = 8
 """Thinking of any kind, a signature anywhere, or a response-only key."""
 BLANK: Final = 16
-"""Empty or whitespace-only text, empty content, or empty unsigned thinking."""
+"""Empty or whitespace-only text, empty content (but not no content beside calls), or
+empty unsigned thinking."""
 STAMPED: Final = 32
 """litellm_hygiene's provenance stamp key."""
 SIGNED_ID: Final = 64
@@ -99,15 +100,20 @@ _ROLES: Final[dict[str, Role]] = {
 _ANTHROPIC_LIKE: Final[frozenset[Api]] = frozenset({"anthropic-messages", "bedrock-converse"})
 _OPENAI_LIKE: Final[frozenset[Api]] = frozenset({"openai-chat", "openai-compatible"})
 _MISTRAL_ID: Final = re.compile(r"[a-zA-Z0-9]{9}")
-_ID_EVIDENCE: Final[tuple[tuple[str, frozenset[Api]], ...]] = (
-    ("toolu_", frozenset({"anthropic-messages"})),
-    ("srvtoolu_", frozenset({"anthropic-messages"})),
-    ("tooluse_", frozenset({"bedrock-converse"})),
-    ("fc_", frozenset({"openai-responses"})),
+_GEMINI: Final[frozenset[Api]] = frozenset({"gemini"})
+_RESPONSES: Final[frozenset[Api]] = frozenset({"openai-responses"})
+_MISTRAL: Final[frozenset[Api]] = frozenset({"mistral"})
+_NONE: Final[frozenset[Api]] = frozenset()
+_ID_EVIDENCE: Final[dict[str, frozenset[Api]]] = {
+    "toolu_": frozenset({"anthropic-messages"}),
+    "srvtoolu_": frozenset({"anthropic-messages"}),
+    "tooluse_": frozenset({"bedrock-converse"}),
+    "fc_": _RESPONSES,
     # LiteLLM gives Gemini's calls ``call_<hex>`` ids too (the first of parallel calls
     # carries the signature, the others none).
-    ("call_", _OPENAI_LIKE | {"openai-responses", "gemini"}),
-)
+    "call_": _OPENAI_LIKE | {"openai-responses", "gemini"},
+}
+"""Evidence of a call id's prefix (up to and including its first ``_``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -315,6 +321,8 @@ def _assistant(msg: Mapping[str, Any], index: int, plan: WirePlan) -> Facts:
             raise InvalidMessageError(index, "function_call", "expected an object with a 'name'")
         _arguments_ok(function_call, index, "function_call")
         calls.append((_name_key(function_call["name"]), "", ""))
+    if calls and msg.get("content") is None:
+        flags &= ~BLANK  # no content beside calls is how calls travel: nothing is empty
     if not RESPONSE_FIELDS.isdisjoint(msg):
         flags |= OPAQUE
         if _blank_thinking(msg):
@@ -332,10 +340,14 @@ def _blank_thinking(msg: Mapping[str, Any]) -> bool:
     if _blank(reasoning) or msg.get("reasoning_items"):
         return True
     blocks = msg.get("thinking_blocks")
-    return isinstance(blocks, list) and any(
-        isinstance(b, dict) and b.get("type") == "thinking" and _blank(b.get("thinking"))
-        for b in blocks
-    )
+    if not isinstance(blocks, list):
+        return False
+    for block in blocks:
+        if isinstance(block, dict) and block.get("type") == "thinking":
+            text = block.get("thinking")
+            if isinstance(text, str) and (not text or text.isspace()):
+                return True
+    return False
 
 
 def _result(msg: Mapping[str, Any], index: int, role: str, plan: WirePlan) -> Facts:
@@ -466,19 +478,28 @@ def signatures(message: Any) -> list[Any]:
 
 
 def _call_evidence(call: Mapping[str, Any]) -> frozenset[Api]:
-    signature = _call_signature(call)
-    if signature is not None and is_canonical_base64(signature):
-        return frozenset({"gemini"})
     raw = call.get("id")
-    call_id = raw.split(THOUGHT_SEPARATOR, 1)[0] if isinstance(raw, str) else ""
+    call_id = raw if isinstance(raw, str) else ""
+    function = call.get("function")
+    if (
+        THOUGHT_SEPARATOR in call_id
+        or _PSF in call
+        or (isinstance(function, dict) and _PSF in function)
+    ):
+        signature = _call_signature(call)
+        if signature is not None and is_canonical_base64(signature):
+            return _GEMINI
+        call_id = call_id.split(THOUGHT_SEPARATOR, 1)[0]
     if "|fc_" in call_id:
-        return frozenset({"openai-responses"})
-    for prefix, apis in _ID_EVIDENCE:
-        if call_id.startswith(prefix):
-            return apis
-    if _MISTRAL_ID.fullmatch(call_id):
-        return frozenset({"mistral"})
-    return frozenset()
+        return _RESPONSES
+    head, sep, _ = call_id.partition("_")
+    if sep:
+        found = _ID_EVIDENCE.get(call_id[: len(head) + 1])
+        if found is not None:
+            return found
+    if len(call_id) == 9 and _MISTRAL_ID.fullmatch(call_id):
+        return _MISTRAL
+    return _NONE
 
 
 def _thinking_evidence(entry: Any) -> frozenset[Api] | None:

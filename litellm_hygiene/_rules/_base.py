@@ -384,6 +384,11 @@ def fix_messages(
     changes is looked at through its facts only; a changed one is decoded once and
     written once, however many rules change it.
     """
+    present = 0
+    for slot in conv.slots:
+        present |= slot.facts.flags
+    if not any(rule.flags & present for rule in rules):
+        return conv, []  # no message is a candidate for any of them
     changes: list[list[Change]] = [[] for _ in rules]
     dropped = [0] * len(rules)
     slots: list[Slot] = []
@@ -449,5 +454,5 @@ def read_slots(
                 raise
             on_error(err)
             continue
-        slots.append(Slot(raw, facts, origin=index))
+        slots.append(Slot(raw, facts, None, origin=index))
     return slots

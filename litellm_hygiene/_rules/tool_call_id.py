@@ -74,7 +74,6 @@ def _plain_problem(value: str, rule: IdRule) -> tuple[str, str] | None:
     return None
 
 
-@functools.lru_cache(maxsize=8192)
 def _problem(value: str, rule: IdRule) -> tuple[str, str] | None:
     if rule.keep_responses_pairs and "|" in value:
         call_id, _, item = value.partition("|")
@@ -91,6 +90,23 @@ def _problem(value: str, rule: IdRule) -> tuple[str, str] | None:
 def id_is_valid(value: str, rule: IdRule) -> bool:
     """``value`` (an id as LiteLLM sends it) is an id the target accepts under ``rule``."""
     return _problem(value, rule) is None
+
+
+class _Checker:
+    """:func:`_problem` for one request's rule, each distinct id checked once."""
+
+    __slots__ = ("rule", "seen")
+
+    def __init__(self, rule: IdRule) -> None:
+        self.rule = rule
+        self.seen: dict[str, tuple[str, str] | None] = {}
+
+    def __call__(self, value: str) -> tuple[str, str] | None:
+        seen = self.seen
+        if value in seen:
+            return seen[value]
+        found = seen[value] = _problem(value, self.rule)
+        return found
 
 
 def _base62(digest: bytes, length: int) -> str:
@@ -194,6 +210,7 @@ class ToolCallId(Rule):
     def find(self, conv: Conversation) -> list[Finding]:
         """Call ids (as sent) the target rejects or a turn repeats; results likewise."""
         rule = conv.ctx.policy.tool_ids
+        check = _Checker(rule)
         found: list[Finding] = []
         issued: set[str] = set()
         for index, slot in enumerate(conv.slots):
@@ -205,14 +222,15 @@ class ToolCallId(Rule):
                     issued.add(key)
                     if key.startswith(_FUNCTION) and not raw:
                         continue
-                    problem = _id_problem(sent, rule, f"tool_calls[{number}].id", number, seen)
-                    if problem is not None:
-                        problems.append(problem)
+                    bad = check(sent)
+                    if bad is not None or sent in seen:
+                        where = f"tool_calls[{number}].id"
+                        problems.append(_id_problem(bad, sent, rule, where, number))
                     seen.add(sent)
             elif facts.result_id is not None and facts.result not in issued:
                 # A result that answers a call is renamed with it: only a result no
                 # call issued has an id of its own to fix.
-                bad = _problem(facts.result_id, rule)
+                bad = check(facts.result_id)
                 if bad is not None:
                     problems.append(_worded(bad, facts.result_id, rule, "tool_call_id", None))
             if problems:
@@ -224,14 +242,14 @@ class ToolCallId(Rule):
         return _Renamer(conv, {f.index: f for f in found}).run()
 
 
-def _id_problem(sent: str, rule: IdRule, where: str, number: int, seen: set[str]) -> Problem | None:
-    bad = _problem(sent, rule)
+def _id_problem(
+    bad: tuple[str, str] | None, sent: str, rule: IdRule, where: str, number: int
+) -> Problem:
+    """The problem of a call id the rule rejects (``bad``) or the turn repeats."""
     if bad is not None:
         return _worded(bad, sent, rule, where, number)
-    if sent in seen:
-        reason = f"id {_shown(sent)!r} is used by two calls of this message"
-        return Problem(where, reason, "id_collision", call=number, values={"id": _shown(sent)})
-    return None
+    reason = f"id {_shown(sent)!r} is used by two calls of this message"
+    return Problem(where, reason, "id_collision", call=number, values={"id": _shown(sent)})
 
 
 def _worded(
@@ -252,11 +270,9 @@ class _Renamer:
         self.conv = conv
         self.found = found
         rule = conv.ctx.policy.tool_ids
+        check = _Checker(rule)
         reserved = {
-            sent
-            for slot in conv.slots
-            for _, sent, _ in slot.facts.calls
-            if id_is_valid(sent, rule)
+            sent for slot in conv.slots for _, sent, _ in slot.facts.calls if check(sent) is None
         }
         self.namer = _Namer(rule, reserved)
         self.latest: dict[str, str] = {}
