@@ -19,6 +19,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, model_validator
 
+from ._build import rejects_only
 from ._content import ImageContent, OpaqueContent, TextContent, ThinkingContent, ToolCall
 
 __all__ = [
@@ -110,8 +111,13 @@ class _Message(BaseModel):
 
     @model_validator(mode="before")
     @classmethod
+    @rejects_only
     def _check_placement(cls, data: Any) -> Any:
-        """Reject a block that may not appear in this kind of message, by position."""
+        """Reject a block that may not appear in this kind of message, by position.
+
+        It returns ``data`` unchanged, so the unchecked constructors may skip it: their
+        callers only place blocks where they came from or where the table allows them.
+        """
         if not isinstance(data, dict):
             return data
         kind = cls.model_fields["kind"].default

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, get_args
 
-from .._build import rebuilt, trusted
+from .._build import construct_unchecked, copy_unchecked
 from .._content import TextContent, ThinkingContent, ToolCall
 from .._errors import ConfigurationError, InvalidMessageError
 from .._messages import (
@@ -89,7 +89,7 @@ def _content_of(msg: dict[str, Any], role: Any, index: int) -> dict[str, Any]:
 
 
 def _decode_system(msg: dict[str, Any], index: int) -> SystemMessage:
-    return trusted(
+    return construct_unchecked(
         SystemMessage,
         role=msg["role"],
         **_content_of(msg, "system", index),
@@ -98,7 +98,9 @@ def _decode_system(msg: dict[str, Any], index: int) -> SystemMessage:
 
 
 def _decode_user(msg: dict[str, Any], index: int) -> UserMessage:
-    return trusted(UserMessage, **_content_of(msg, "user", index), **_common(msg, _CONTENT))
+    return construct_unchecked(
+        UserMessage, **_content_of(msg, "user", index), **_common(msg, _CONTENT)
+    )
 
 
 def _decode_tool(msg: dict[str, Any], index: int) -> ToolResultMessage:
@@ -114,7 +116,7 @@ def _decode_tool(msg: dict[str, Any], index: int) -> ToolResultMessage:
     call_id, signature = split_id(raw_id)
     fields = _common(msg, ["content", "tool_call_id"])
     name = fields.pop("name", None)
-    return trusted(
+    return construct_unchecked(
         ToolResultMessage,
         tool_call_id=call_id,
         thought_signature=signature,
@@ -131,7 +133,7 @@ def _decode_function(msg: dict[str, Any], index: int) -> ToolResultMessage:
     raw_id = msg.get("tool_call_id")
     has_id = isinstance(raw_id, str) and bool(raw_id)
     fields = _common(msg, ["content", "tool_call_id"] if has_id else ["content"])
-    return trusted(
+    return construct_unchecked(
         ToolResultMessage,
         role="function",
         tool_call_id=raw_id if has_id else "",
@@ -165,7 +167,7 @@ def _decode_reasoning_item(item: Any) -> ThinkingContent | None:
         return None
     encrypted = item.get("encrypted_content")
     lifted = {"type"} | ({"encrypted_content"} if isinstance(encrypted, str) else set())
-    return trusted(
+    return construct_unchecked(
         ThinkingContent,
         thinking="\n\n".join(s["text"] for s in summary),
         signature=encrypted if isinstance(encrypted, str) else None,
@@ -231,7 +233,7 @@ def _lift_text_signatures(
         del rest["thought_signatures"]
         blocks = list(content)
         for position, signature in zip(texts, signatures, strict=True):
-            blocks[position] = rebuilt(blocks[position], text_signature=signature)
+            blocks[position] = copy_unchecked(blocks[position], text_signature=signature)
         return tuple(blocks), rest
     return content, rest
 
@@ -250,7 +252,7 @@ def _decode_assistant(msg: dict[str, Any], index: int) -> AssistantMessage:
             mirror = reasoning
         else:
             thinking.append(
-                trusted(ThinkingContent, thinking=reasoning, origin="reasoning_content")
+                construct_unchecked(ThinkingContent, thinking=reasoning, origin="reasoning_content")
             )
     stamp = decode_stamp(msg.get(STAMP_KEY))
     if stamp is not None:
@@ -258,7 +260,7 @@ def _decode_assistant(msg: dict[str, Any], index: int) -> AssistantMessage:
     common = _common(msg, lifted)
     if psf is None and "provider_specific_fields" in msg:
         common["extra"]["provider_specific_fields"] = copy_json(msg["provider_specific_fields"])
-    return trusted(
+    return construct_unchecked(
         AssistantMessage,
         content=(*thinking, *content, *calls),
         content_form=fields["content_form"],
@@ -347,4 +349,6 @@ def from_openai(messages: Sequence[Any], tools: Sequence[Any] | None = None) -> 
     if tools is not None and not isinstance(tools, list | tuple):
         raise ConfigurationError(f"tools must be a list, got {type(tools).__name__}")
     definitions = tuple(_decode_tool_definition(t, i) for i, t in enumerate(tools or ()))
-    return trusted(Context, system_prompt=system_prompt, messages=tuple(decoded), tools=definitions)
+    return construct_unchecked(
+        Context, system_prompt=system_prompt, messages=tuple(decoded), tools=definitions
+    )

@@ -12,7 +12,7 @@ import re
 from collections.abc import Container, Iterable
 from typing import Any, Literal
 
-from .._build import rebuilt, trusted
+from .._build import construct_unchecked, copy_unchecked
 from .._content import ImageContent, OpaqueContent, TextContent, ThinkingContent
 from .._errors import InvalidMessageError
 from ._json import copy_dict, copy_json
@@ -51,7 +51,7 @@ def _lift_cache_control(part: dict[str, Any]) -> tuple[dict[str, Any] | None, tu
 
 def _decode_text(part: dict[str, Any]) -> TextContent:
     cache, lifted = _lift_cache_control(part)
-    return trusted(
+    return construct_unchecked(
         TextContent,
         text=part["text"],
         cache_control=cache,
@@ -76,7 +76,7 @@ def _decode_image(part: dict[str, Any], index: int, where: str) -> ImageContent:
     match = DATA_URL.fullmatch(url)
     if match is not None:
         fields = {"mime_type": match.group(1), "data": match.group(2)}
-    return trusted(
+    return construct_unchecked(
         ImageContent,
         **fields,
         detail=detail,
@@ -100,7 +100,7 @@ def decode_thinking_entry(part: Any) -> ThinkingContent | None:
         else:
             signature = None
         extra = _rest(part, ("type", "thinking", *lifted))
-        return trusted(
+        return construct_unchecked(
             ThinkingContent,
             thinking=part["thinking"],
             signature=signature,
@@ -109,7 +109,7 @@ def decode_thinking_entry(part: Any) -> ThinkingContent | None:
         )
     if kind == "redacted_thinking" and isinstance(part.get("data"), str):
         extra = _rest(part, ("type", "data", *lifted))
-        return trusted(
+        return construct_unchecked(
             ThinkingContent,
             thinking="",
             signature=part["data"],
@@ -132,8 +132,8 @@ def decode_part(part: Any, role: Role, index: int, where: str) -> Block:
     if role == "assistant" and kind in ("thinking", "redacted_thinking"):
         block = decode_thinking_entry(part)
         if block is not None:
-            return rebuilt(block, origin="content")
-    return trusted(OpaqueContent, part=copy_json(part))
+            return copy_unchecked(block, origin="content")
+    return construct_unchecked(OpaqueContent, part=copy_json(part))
 
 
 def decode_content(
@@ -141,7 +141,7 @@ def decode_content(
 ) -> tuple[tuple[Block, ...], Literal["string", "list", "null"]]:
     """Decode a message's ``content`` (string, list of parts, or null)."""
     if isinstance(content, str):
-        return (trusted(TextContent, text=content),), "string"
+        return (construct_unchecked(TextContent, text=content),), "string"
     if content is None:
         return (), "null"
     if isinstance(content, list):

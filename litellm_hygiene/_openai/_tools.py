@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from .._build import trusted
+from .._build import construct_unchecked
 from .._content import SignatureSite, ToolCall
 from .._errors import InvalidMessageError
 from ._json import copy_dict, copy_json, decode_arguments
@@ -118,7 +118,7 @@ def decode_tool_call(call: Any, index: int, where: str) -> ToolCall:
         function, function_sig is not None, ("name",) if raw is None else ("name", "arguments")
     )
     wire_type = call.get("type", None)
-    return trusted(
+    return construct_unchecked(
         ToolCall,
         id=call_id,
         name=function["name"],
@@ -142,7 +142,7 @@ def decode_function_call(call: Any, index: int) -> ToolCall:
         raise InvalidMessageError(index, "function_call.arguments", "missing")
     arguments, raw = _decode_arguments(call["arguments"], index, "function_call")
     skip = ("name",) if raw is None else ("name", "arguments")
-    return trusted(
+    return construct_unchecked(
         ToolCall,
         id="",
         name=call["name"],

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import ClassVar
 
-from .._build import trusted
+from .._build import construct_unchecked
 from .._content import TextContent
 from .._messages import UserMessage
 from ._base import Conversation, Finding, Problem, Rule, RuleContext, Wording
@@ -65,7 +65,9 @@ class AssistantFirst(Rule):
         """A user turn right before the first assistant turn."""
         (finding,) = found
         assert finding.index is not None
-        user = trusted(UserMessage, content=(trusted(TextContent, text=LEADING_USER_TEXT),))
+        user = construct_unchecked(
+            UserMessage, content=(construct_unchecked(TextContent, text=LEADING_USER_TEXT),)
+        )
         slots = list(conv.slots)
         slots.insert(finding.index, conv.slot_for(user))
         return conv.with_slots(slots)

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
-from .._build import rebuilt, trusted
+from .._build import construct_unchecked, copy_unchecked
 from .._content import OpaqueContent, TextContent
 from .._messages import AssistantMessage, Message, UserMessage
 from .._openai._parts import is_plain_text
@@ -49,15 +49,15 @@ def plain_string(message: UserMessage | AssistantMessage) -> bool:
 def _merge_users(first: UserMessage, second: UserMessage) -> UserMessage:
     if plain_string(first) and plain_string(second):
         text = f"{first.content[0].text}\n\n{second.content[0].text}"  # type: ignore[union-attr]
-        return rebuilt(first, content=(trusted(TextContent, text=text),))
+        return copy_unchecked(first, content=(construct_unchecked(TextContent, text=text),))
     update: dict[str, Any] = {"content": first.content + second.content, "content_form": "list"}
     if first.cache_control is not None and first.content:
         *head, last = first.content
-        marked = rebuilt(last, cache_control=first.cache_control)
+        marked = copy_unchecked(last, cache_control=first.cache_control)
         update["content"] = (*head, marked, *second.content)
     update["cache_control"] = second.cache_control
     update["extra"] = {**second.extra, **first.extra}
-    return rebuilt(first, **update)
+    return copy_unchecked(first, **update)
 
 
 def _merge_assistants(first: AssistantMessage, second: AssistantMessage) -> AssistantMessage:
@@ -70,9 +70,9 @@ def _merge_assistants(first: AssistantMessage, second: AssistantMessage) -> Assi
         form = "null"
     if form == "string":
         text = "".join(b.text for b in content if isinstance(b, TextContent))
-        content = (trusted(TextContent, text=text),)
+        content = (construct_unchecked(TextContent, text=text),)
     extra = {**second.extra, **first.extra}
-    return rebuilt(first, content=content, content_form=form, extra=extra, stamped=False)
+    return copy_unchecked(first, content=content, content_form=form, extra=extra, stamped=False)
 
 
 def _merges(ctx: RuleContext, previous: str | None, role: str) -> bool:

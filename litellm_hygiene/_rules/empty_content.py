@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from .._build import rebuilt
+from .._build import copy_unchecked
 from .._content import OpaqueContent, TextContent, ThinkingContent
 from .._messages import AssistantMessage, Message, ToolResultMessage
 from .._openai._facts import BLANK
@@ -59,7 +59,7 @@ def _kept(content: tuple[Any, ...], keep_signed: bool) -> tuple[list[Any], list[
         problems.append(Problem(f"content[{position}]", "empty text dropped", kind, local=position))
         marker = getattr(block, "cache_control", None)
         if marker is not None and kept and hasattr(kept[-1], "cache_control"):
-            kept[-1] = rebuilt(kept[-1], cache_control=marker)
+            kept[-1] = copy_unchecked(kept[-1], cache_control=marker)
     return kept, problems
 
 
@@ -106,4 +106,4 @@ class EmptyContent(MessageRule):
                 update["content_form"] = "null"
                 if not problems:
                     problems.append(Problem("content", "empty content beside calls made null"))
-        return (rebuilt(message, **update) if update else message), problems
+        return (copy_unchecked(message, **update) if update else message), problems

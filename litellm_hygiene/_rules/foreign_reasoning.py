@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from .._build import rebuilt, trusted
+from .._build import construct_unchecked, copy_unchecked
 from .._content import TextContent, ThinkingContent, ToolCall
 from .._messages import AssistantMessage, Message
 from .._openai._facts import OPAQUE
@@ -40,7 +40,7 @@ def _thinking(block: ThinkingContent, position: int, out: list[Any]) -> Problem:
     signed = kind if block.signature else None
     if not block.thinking.strip():
         return Problem(f"content[{position}]", "empty thinking dropped", signed)  # type: ignore[arg-type]
-    out.append(trusted(TextContent, text=block.thinking))
+    out.append(construct_unchecked(TextContent, text=block.thinking))
     return Problem(f"content[{position}]", "thinking became text", signed)  # type: ignore[arg-type]
 
 
@@ -59,7 +59,7 @@ def foreign_blocks(message: AssistantMessage) -> Repair:
                 problems.append(
                     Problem(where, "tool call signature dropped", "foreign_thought_signature")
                 )
-                block = rebuilt(block, thought_signature=None)
+                block = copy_unchecked(block, thought_signature=None)
             calls += 1
         elif isinstance(block, TextContent) and block.text_signature is not None:
             problems.append(
@@ -67,11 +67,11 @@ def foreign_blocks(message: AssistantMessage) -> Repair:
                     f"content[{position}]", "text signature dropped", "foreign_thought_signature"
                 )
             )
-            block = rebuilt(block, text_signature=None)
+            block = copy_unchecked(block, text_signature=None)
         out.append(block)
     if not problems:
         return message, []
-    return rebuilt(message, content=tuple(out)), problems
+    return copy_unchecked(message, content=tuple(out)), problems
 
 
 def as_foreign(message: AssistantMessage, ctx: RuleContext) -> AssistantMessage:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import ClassVar
 
-from .._build import rebuilt
+from .._build import copy_unchecked
 from .._messages import AssistantMessage
 from .._openai import STAMP_KEY
 from .._openai._facts import STAMPED, Facts
@@ -56,9 +56,9 @@ def _unstamped(conv: Conversation, index: int) -> Slot:
     if message is not None:
         extra = {k: v for k, v in message.extra.items() if k != STAMP_KEY}
         if isinstance(message, AssistantMessage) and message.stamped:
-            message = rebuilt(message, extra=extra, stamped=False)
+            message = copy_unchecked(message, extra=extra, stamped=False)
         else:
-            message = rebuilt(message, extra=extra)
+            message = copy_unchecked(message, extra=extra)
     facts = slot.facts
     return Slot(
         conv.wire.unstamped(slot.raw),

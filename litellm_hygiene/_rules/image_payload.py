@@ -28,7 +28,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import ClassVar, Final, TypeAlias
 
-from .._build import rebuilt
+from .._build import copy_unchecked
 from .._content import ImageContent, OpaqueContent, TextContent
 from .._messages import ToolResultMessage, UserMessage
 from .._openai._facts import IMAGES, INLINE_IMAGES
@@ -144,7 +144,7 @@ def _settle(
         return replace(fate, error="image_side", values={"limit": max_side})
     if facts.missing_padding:
         data = f"{site.image.data}{'=' * (-len(site.image.data or '') % 4)}"
-        block = rebuilt(site.image, data=data)
+        block = copy_unchecked(site.image, data=data)
         return _Fate(block, "image_base64_padded", "padding added", facts.byte_size, "image_base64")
     return None
 
@@ -158,7 +158,7 @@ def _reencode(site: _Site, facts: ImageFacts, max_bytes: int, max_side: int) -> 
     if isinstance(result, ImageProblem):
         return _removed(site, result)
     data = base64.b64encode(result.data).decode("ascii")
-    block = rebuilt(site.image, data=data, mime_type=result.mime_type)
+    block = copy_unchecked(site.image, data=data, mime_type=result.mime_type)
     out_format = result.mime_type.removeprefix("image/").upper()
     detail = (
         f"{facts.width}x{facts.height} {facts.format} -> "
@@ -292,5 +292,7 @@ class ImagePayload(Rule):
             message = conv.message(index)
             assert isinstance(message, UserMessage | ToolResultMessage)
             content = tuple(blocks.get(p, b) for p, b in enumerate(message.content))
-            slots[index] = conv.slot_for(rebuilt(message, content=content), like=slots[index])
+            slots[index] = conv.slot_for(
+                copy_unchecked(message, content=content), like=slots[index]
+            )
         return conv.with_slots(slots)

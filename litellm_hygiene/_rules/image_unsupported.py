@@ -17,7 +17,7 @@ from collections.abc import Iterable
 from itertools import groupby
 from typing import Any, ClassVar, Final
 
-from .._build import rebuilt
+from .._build import copy_unchecked
 from .._content import ImageContent, TextContent
 from .._messages import Message, ToolResultMessage, UserMessage
 from .._openai._facts import IMAGES
@@ -82,4 +82,4 @@ class ImageUnsupported(MessageRule):
             position += len(blocks)
         if not problems:
             return message, []
-        return rebuilt(message, content=tuple(out)), problems
+        return copy_unchecked(message, content=tuple(out)), problems

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from .._build import rebuilt
+from .._build import copy_unchecked
 from .._content import TextContent, ThinkingContent, ToolCall
 from .._messages import AssistantMessage, Message
 from .._openai._facts import OPAQUE
@@ -72,7 +72,7 @@ def _call(call: ToolCall, position: int, problems: list[Problem]) -> ToolCall:
         if cleaned is not None:
             problems.append(_problem(f"tool_calls[{position}].{_PSF}", "", position))
             update[key] = cleaned
-    return rebuilt(call, **update) if update else call
+    return copy_unchecked(call, **update) if update else call
 
 
 def _blocks(message: AssistantMessage, problems: list[Problem]) -> list[Any]:
@@ -83,10 +83,10 @@ def _blocks(message: AssistantMessage, problems: list[Problem]) -> list[Any]:
             problems.append(_problem(f"content[{position}]", block.signature or "", local=position))
             if block.redacted:
                 continue
-            block = rebuilt(block, signature=None)
+            block = copy_unchecked(block, signature=None)
         elif isinstance(block, TextContent) and _bad(block.text_signature):
             problems.append(_problem(f"content[{position}]", block.text_signature or ""))
-            block = rebuilt(block, text_signature=None)
+            block = copy_unchecked(block, text_signature=None)
         elif isinstance(block, ToolCall):
             block = _call(block, calls, problems)
             calls += 1
@@ -153,4 +153,4 @@ class NonBase64Signature(MessageRule):
         update = _verbatim(message, problems)
         if not problems:
             return message, []
-        return rebuilt(message, content=tuple(blocks), **update), problems
+        return copy_unchecked(message, content=tuple(blocks), **update), problems

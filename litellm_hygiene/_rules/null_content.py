@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from .._build import rebuilt, trusted
+from .._build import construct_unchecked, copy_unchecked
 from .._content import TextContent
 from .._messages import AssistantMessage, Message
 from .._openai._facts import NULL_CONTENT
@@ -35,6 +35,6 @@ class NullContent(MessageRule):
         """An empty string where a non-assistant message has ``null`` content."""
         if isinstance(message, AssistantMessage) or message.content_form != "null":
             return message, []
-        update = {"content": (trusted(TextContent, text=""),), "content_form": "string"}
+        update = {"content": (construct_unchecked(TextContent, text=""),), "content_form": "string"}
         reason = f"null content of a {message.kind} message filled with an empty string"
-        return rebuilt(message, **update), [Problem("content", reason, "null_content")]
+        return copy_unchecked(message, **update), [Problem("content", reason, "null_content")]

@@ -14,7 +14,7 @@ from __future__ import annotations
 import functools
 from typing import Any, ClassVar
 
-from .._build import rebuilt
+from .._build import copy_unchecked
 from .._content import TextContent, ThinkingContent, ToolCall
 from .._messages import AssistantMessage, Message
 from .._openai._facts import OPAQUE
@@ -59,7 +59,7 @@ def _call(call: ToolCall, position: int) -> tuple[ToolCall, Problem | None]:
     if not sites:
         update["thought_signature"] = None
     problem = Problem(f"tool_calls[{position}].{_PSF}", "tool call provider fields removed")
-    return rebuilt(call, **update), problem
+    return copy_unchecked(call, **update), problem
 
 
 def _blocks(message: AssistantMessage, fields: frozenset[str]) -> tuple[list[Any], list[Problem]]:
@@ -80,7 +80,7 @@ def _blocks(message: AssistantMessage, fields: frozenset[str]) -> tuple[list[Any
             calls += 1
         elif isinstance(block, TextContent) and strip_psf and block.text_signature is not None:
             problems.append(Problem(f"content[{position}]", "text signature removed"))
-            block = rebuilt(block, text_signature=None)
+            block = copy_unchecked(block, text_signature=None)
         out.append(block)
     return out, problems
 
@@ -108,7 +108,7 @@ def strip_fields(
         problems += [_field_problem(k, "response-only field removed") for k in sorted(dropped)]
     if not update:
         return message, []
-    return rebuilt(message, **update), problems
+    return copy_unchecked(message, **update), problems
 
 
 class ResponseOnlyField(MessageRule):

@@ -27,7 +27,7 @@ from collections import defaultdict
 from collections.abc import Sequence
 from typing import ClassVar
 
-from .._build import trusted
+from .._build import construct_unchecked
 from .._content import TextContent
 from .._messages import ToolResultMessage
 from .._openai._facts import Call
@@ -179,9 +179,9 @@ def _synthesized(conv: Conversation, position: int) -> bool:
 
 def _result_for(call: Call) -> ToolResultMessage:
     key, _, raw = call
-    text = (trusted(TextContent, text=NO_RESULT_TEXT),)
+    text = (construct_unchecked(TextContent, text=NO_RESULT_TEXT),)
     if key.startswith(_FUNCTION) and not raw:
-        return trusted(
+        return construct_unchecked(
             ToolResultMessage,
             tool_call_id="",
             tool_name=key.removeprefix(_FUNCTION),
@@ -191,7 +191,7 @@ def _result_for(call: Call) -> ToolResultMessage:
             role="function",
         )
     call_id, signature = split_id(raw)
-    return trusted(
+    return construct_unchecked(
         ToolResultMessage,
         tool_call_id=call_id,
         thought_signature=signature,
