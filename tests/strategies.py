@@ -271,8 +271,15 @@ def agent_turn(draw: st.DrawFn) -> list[dict[str, Any]]:
     out.append(turn)
     for call in calls:
         if draw(st.integers(0, 4)):
-            out.append({"role": "tool", "tool_call_id": call["id"], "content": draw(edge_text)})
+            answer = draw(st.sampled_from([call["id"]] * 3 + _other_forms(call["id"])))
+            out.append({"role": "tool", "tool_call_id": answer, "content": draw(edge_text)})
     return out
+
+
+def _other_forms(call_id: str) -> list[str]:
+    """The call's id with its ``__thought__`` signature dropped, or with one added."""
+    bare = call_id.partition("__thought__")[0]
+    return [bare] if bare != call_id else [f"{call_id}__thought__c2ln"]
 
 
 agent_transcripts = st.lists(agent_turn(), max_size=4).map(

@@ -11,6 +11,10 @@ with 'tool_calls'``). So, per turn, in call order:
 - a call with no result gets one: ``No result provided``, marked as an error and as
   synthesized, answering the call by its id exactly as the call carries it (LiteLLM's
   Gemini converter pairs them byte for byte);
+- a result that answers a call under another form of its id (with or without the
+  ``__thought__`` signature LiteLLM keeps in Gemini ids: a client, or a rule dropping a
+  foreign signature, changed one side only) is readdressed to the call's id as sent,
+  never dropped: the result's content is the user's;
 - results that answer no call are dropped.
 
 Calls and results pair by the key LiteLLM pairs them by (see
@@ -74,21 +78,33 @@ class _Index:
 
     def __init__(self, slots: Sequence[Slot]) -> None:
         self.results: dict[str, list[int]] = defaultdict(list)
+        self.bare: dict[str, list[int]] = defaultdict(list)
         self.issued: dict[str, list[int]] = defaultdict(list)
         for position, slot in enumerate(slots):
             facts = slot.facts
             if facts.result is not None:
                 self.results[facts.result].append(position)
+                self.bare[split_id(facts.result)[0]].append(position)
             for key, _, _ in facts.calls:
                 self.issued[key].append(position)
 
-    def window(self, key: str, start: int, end: int) -> list[int]:
-        """Result positions for ``key`` after ``start`` and before the next re-issue."""
+    def _limit(self, key: str, start: int, end: int) -> int:
         issued = self.issued[key]
         after = bisect.bisect_right(issued, start)
-        limit = min(issued[after], end) if after < len(issued) else end
-        results = self.results.get(key, [])
-        return results[bisect.bisect_right(results, start) : bisect.bisect_left(results, limit)]
+        return min(issued[after], end) if after < len(issued) else end
+
+    def window(self, key: str, start: int, end: int) -> list[int]:
+        """Result positions for ``key`` after ``start`` and before the next re-issue."""
+        return _between(self.results.get(key, []), start, self._limit(key, start, end))
+
+    def loose(self, key: str, start: int, end: int) -> list[int]:
+        """Results in ``key``'s window whose id differs from it only by a signature."""
+        found = _between(self.bare.get(split_id(key)[0], []), start, self._limit(key, start, end))
+        return [p for p in found if p not in self.results.get(key, ())]
+
+
+def _between(positions: list[int], start: int, limit: int) -> list[int]:
+    return positions[bisect.bisect_right(positions, start) : bisect.bisect_left(positions, limit)]
 
 
 def _already_paired(slots: Sequence[Slot]) -> bool:
@@ -113,8 +129,9 @@ def _already_paired(slots: Sequence[Slot]) -> bool:
     return answered == len(expected)
 
 
-Plan = list["int | Call"]
-"""The repaired order: a slot's position, or a call that gets a synthesized result."""
+Plan = list["int | Call | tuple[int, Call]"]
+"""The repaired order: a slot's position, a call that gets a synthesized result, or a
+result's position with the call it is readdressed to."""
 
 
 def _plan(conv: Conversation) -> tuple[Plan, list[Finding]]:
@@ -136,12 +153,29 @@ def _plan(conv: Conversation) -> tuple[Plan, list[Finding]]:
         plan.append(position)
         cursor = position + 1
         waiting: dict[str, list[int]] = {}
+        own = {call[0] for call in facts.calls}
         for number, call in enumerate(facts.calls):
             key = call[0]
             if key not in waiting:
                 window = index.window(key, position, len(slots))
                 waiting[key] = [p for p in window if p not in consumed]
             candidates = waiting[key]
+            if not candidates and not key.startswith(_FUNCTION):
+                loose = [
+                    p
+                    for p in index.loose(key, position, len(slots))
+                    if p not in consumed and slots[p].facts.result not in own
+                ]
+                if loose:
+                    chosen = loose[0]
+                    consumed.add(chosen)
+                    plan.append((chosen, call))
+                    cursor = chosen + 1 if chosen == cursor else cursor
+                    given = slots[chosen].facts.result or ""
+                    reason = f"result for {_shown(given)!r} readdressed to its call {_shown(key)!r}"
+                    kind = "result_without_call"
+                    found.append(_finding(chosen, "tool_call_id", reason, kind, given))
+                    continue
             if not candidates:
                 reason = f"call {_shown(key)!r} has no result before the next turn"
                 where = f"tool_calls[{number}]"
@@ -274,6 +308,10 @@ class ToolPairing(Rule):
         for step in plan:
             if isinstance(step, int):
                 out.append(conv.slots[step])
+            elif isinstance(step[0], int):
+                position, call = step
+                slot = conv.slots[position]
+                out.append(conv.edited(slot, conv.wire.with_ids(slot.raw, {}, call[2])))
             else:
                 out.append(conv.slot_for(_result_for(step)))
         return conv.with_slots(out)

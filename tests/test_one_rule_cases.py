@@ -1,0 +1,187 @@
+"""Regression tests for the cases of "One rule, one place" (issue 9).
+
+Each case was once sent untouched by ``sanitize_messages`` while the full pipeline
+rewrote it, or came out of the pipeline in a form the validator flagged or a second run
+changed, or went out differently depending on unrelated messages. Each now: the hot path
+equals the full pipeline, the output is valid for its target and a fixed point, and the
+case's own expectation holds.
+"""
+
+from __future__ import annotations
+
+import base64
+import copy
+from typing import Any
+
+import pytest
+from hypothesis import assume, given
+
+from litellm_hygiene import (
+    STAMP_KEY,
+    from_openai,
+    resolve_target,
+    sanitize_messages,
+    to_openai,
+    transform_messages,
+    validate_messages,
+)
+
+from .strategies import agent_transcripts
+from .test_rules_properties import SETTINGS, TARGETS, _readable
+
+SIGNATURE = base64.b64encode(b"gemini thought signature bytes").decode()
+
+
+def _call(call_id: str) -> dict[str, Any]:
+    return {"id": call_id, "type": "function", "function": {"name": "f", "arguments": "{}"}}
+
+
+def _exchange(
+    call_id: str, content: Any = "x", result_id: str | None = None, **extra: Any
+) -> list[dict[str, Any]]:
+    return [
+        {"role": "user", "content": "hi"},
+        {"role": "assistant", "content": content, "tool_calls": [_call(call_id)], **extra},
+        {"role": "tool", "tool_call_id": result_id or call_id, "content": "the result"},
+        {"role": "user", "content": "next"},
+    ]
+
+
+def _stamp(provider: str, api: str, model: str) -> dict[str, Any]:
+    return {STAMP_KEY: {"provider": provider, "api": api, "model": model}}
+
+
+def _without_stamps(messages: list[Any]) -> list[Any]:
+    return [{k: v for k, v in m.items() if k != STAMP_KEY} for m in messages]
+
+
+def _checked(model: str, messages: list[dict[str, Any]]) -> list[Any]:
+    """The hot path's output, after checking it against the pipeline and the validator."""
+    before = copy.deepcopy(messages)
+    fast = sanitize_messages(messages, model)
+    assert messages == before
+    full = transform_messages(from_openai(messages), resolve_target(model))
+    assert fast.messages == _without_stamps(to_openai(full.context))
+    assert fast.report.counts() == full.report.counts()
+    assert fast.report.changed
+    assert validate_messages(fast.messages, model) == []
+    again = sanitize_messages(fast.messages, model)
+    assert not again.report.changed, again.report.counts()
+    return fast.messages
+
+
+def _ids(messages: list[Any]) -> tuple[list[str], list[str]]:
+    calls = [c["id"] for m in messages for c in m.get("tool_calls") or ()]
+    results = [m["tool_call_id"] for m in messages if m["role"] == "tool"]
+    return calls, results
+
+
+@pytest.mark.parametrize(
+    "call_id", ["call_abc|fc_", "call_" + "a" * 30 + "|fc_" + "b" * 35], ids=["fc_", "73"]
+)
+def test_responses_pair_ids_are_renamed(call_id: str) -> None:
+    out = _checked("openai/responses/gpt-5", _exchange(call_id))
+    calls, results = _ids(out)
+    assert calls == results
+    assert calls[0] != call_id
+    assert len(calls[0]) <= 64
+
+
+@pytest.mark.parametrize("model", ["anthropic/claude-sonnet-4-5", "openai/gpt-4o"])
+def test_unstamped_signed_gemini_id_loses_its_signature(model: str) -> None:
+    out = _checked(model, _exchange("call_abcd__thought__abcd"))
+    calls, _ = _ids(out)
+    assert calls == ["call_abcd"]
+    # The result still pairs with the call: LiteLLM strips the suffix on both sides.
+    assert [m["content"] for m in out if m["role"] == "tool"] == ["the result"]
+
+
+@pytest.mark.parametrize("content", ["", [{"type": "text", "text": ""}]], ids=["str", "part"])
+def test_empty_text_beside_calls_goes_to_claude_as_no_content(content: Any) -> None:
+    out = _checked("anthropic/claude-sonnet-4-5", _exchange("toolu_01", content))
+    assert out[1]["content"] is None
+    assert out[1]["tool_calls"] == [_call("toolu_01")]
+
+
+def test_gemini_same_model_whitespace_thinking_is_treated_alike() -> None:
+    turn = {
+        "role": "assistant",
+        "content": "a",
+        "thinking_blocks": [{"type": "thinking", "thinking": " \n "}],
+        **_stamp("gemini", "gemini", "gemini-2.5-pro"),
+    }
+    messages = [{"role": "user", "content": "hi"}, turn, {"role": "user", "content": "n"}]
+    out = _checked("gemini/gemini-2.5-pro", messages)
+    assert out[1] == {"role": "assistant", "content": "a"}
+
+
+@pytest.mark.parametrize(
+    ("model", "stamp"),
+    [
+        (
+            "openrouter/google/gemini-2.5-pro",
+            _stamp("openrouter", "openai-compatible", "google/gemini-2.5-pro"),
+        ),
+        ("openrouter/google/gemini-2.5-pro", {}),
+        ("gemini/gemini-2.5-pro", _stamp("vertex_ai", "gemini", "gemini-2.5-pro")),
+    ],
+    ids=["openrouter-stamped", "openrouter-unstamped", "vertex-to-gemini"],
+)
+def test_dropped_id_signature_keeps_the_result(model: str, stamp: dict[str, Any]) -> None:
+    """A signature dropped from a call's id readdresses its result; nothing is lost."""
+    out = _checked(model, _exchange(f"call_abcd__thought__{SIGNATURE}", **stamp))
+    calls, results = _ids(out)
+    assert calls == results == ["call_abcd"]
+    assert [m["content"] for m in out if m["role"] == "tool"] == ["the result"]
+
+
+@pytest.mark.parametrize(
+    ("call_id", "result_id"),
+    [(f"call_abcd__thought__{SIGNATURE}", "call_abcd"), ("call_abcd", "call_abcd__thought__c2ln")],
+    ids=["result-bare", "result-signed"],
+)
+def test_gemini_result_echoes_the_call_id_as_sent(call_id: str, result_id: str) -> None:
+    """LiteLLM's Gemini converter pairs byte for byte: the result takes the call's id."""
+    stamp = _stamp("gemini", "gemini", "gemini-2.5-pro")
+    out = _checked("gemini/gemini-2.5-pro", _exchange(call_id, result_id=result_id, **stamp))
+    calls, results = _ids(out)
+    assert calls == results == [call_id]
+    assert [m["content"] for m in out if m["role"] == "tool"] == ["the result"]
+
+
+def _orphan() -> dict[str, Any]:
+    return {"role": "tool", "tool_call_id": "answers_nothing", "content": "stray"}
+
+
+@pytest.mark.parametrize("model", TARGETS)
+@SETTINGS
+@given(messages=agent_transcripts)
+def test_output_does_not_depend_on_unrelated_messages(
+    model: str, messages: list[dict[str, Any]]
+) -> None:
+    """A stray result at the end (which a rule drops) changes nothing before it."""
+    dirty = [*messages, _orphan()]
+    assume(_readable(dirty, model))
+    clean = sanitize_messages(messages, model).messages
+    assert sanitize_messages(dirty, model).messages == clean
+
+
+@pytest.mark.parametrize("model", TARGETS)
+@SETTINGS
+@given(messages=agent_transcripts)
+def test_no_real_result_is_lost(model: str, messages: list[dict[str, Any]]) -> None:
+    """Each result that answers a distinct call (in some form of its id) goes out."""
+    marked = [
+        {**m, "content": f"result {i}"} if m["role"] == "tool" else m
+        for i, m in enumerate(messages)
+    ]
+    calls = [c["id"] for m in marked for c in m.get("tool_calls") or ()]
+    bare = [c.partition("__thought__")[0] for c in calls]
+    assume(_readable(marked, model) and "" not in bare and len(set(bare)) == len(bare))
+    results = [m for m in marked if m["role"] == "tool"]
+    answered = [r for r in results if r["tool_call_id"].partition("__thought__")[0] in bare]
+    answered_ids = [r["tool_call_id"].partition("__thought__")[0] for r in answered]
+    assume(len(set(answered_ids)) == len(answered_ids))
+    out = sanitize_messages(marked, model).messages
+    sent = {m["content"] for m in out if m["role"] == "tool"}
+    assert {r["content"] for r in answered} <= sent
