@@ -38,6 +38,9 @@ async def test_a_failing_store_costs_neither_the_transform_nor_the_overflow_flag
         async def aget(self, keys: Any) -> Any:
             raise ConnectionError("down")
 
+        async def aget_many(self, key_sets: Any) -> Any:
+            raise ConnectionError("down")
+
         async def aput(self, keys: Any, provenance: Any) -> None:
             raise ConnectionError("down")
 
@@ -47,6 +50,8 @@ async def test_a_failing_store_costs_neither_the_transform_nor_the_overflow_flag
         {
             "role": "assistant",
             "content": None,
+            # Signed thinking: the turn's provenance decides whether it is replayed.
+            "thinking_blocks": [{"type": "thinking", "thinking": "t", "signature": "c2ln"}],
             "tool_calls": [
                 {"id": "toolu_01", "type": "function", "function": {"name": "f", "arguments": "{}"}}
             ],
@@ -58,6 +63,39 @@ async def test_a_failing_store_costs_neither_the_transform_nor_the_overflow_flag
     assert new is not None and len(new["messages"][1]["tool_calls"][0]["id"]) == 9
     assert callback.stats["store_errors"] == 1
     assert callback.stats["errors"] == 0
+
+
+class _Counting(MemoryStore):
+    def __init__(self) -> None:
+        super().__init__()
+        self.asked: list[list[list[str]]] = []
+
+    async def aget_many(self, key_sets: Any) -> Any:
+        self.asked.append([list(keys) for keys in key_sets])
+        return await super().aget_many(key_sets)
+
+
+def _call(call_id: str) -> dict[str, Any]:
+    return {"id": call_id, "type": "function", "function": {"name": "f", "arguments": "{}"}}
+
+
+async def test_only_turns_whose_provenance_matters_are_looked_up_in_one_batch() -> None:
+    store = _Counting()
+    callback = HygieneCallback(store=store)
+    signed = {"type": "thinking", "thinking": "t", "signature": "c2ln"}
+    history = [
+        {"role": "user", "content": "hi"},
+        {"role": "assistant", "content": None, "tool_calls": [_call("call_1")]},  # plain
+        {"role": "tool", "tool_call_id": "call_1", "content": "1"},
+        {"role": "assistant", "content": "a", "thinking_blocks": [signed]},  # opaque
+        {"role": "user", "content": "more"},
+        {"role": "assistant", "content": "b"},  # plain, but merges with the next
+        {"role": "assistant", "content": "c"},
+        {"role": "user", "content": "end"},
+    ]
+    kwargs = {"model": "mistral/mistral-large-latest", "messages": history}
+    await callback.async_pre_call_deployment_hook(kwargs, "acompletion")
+    assert [len(call) for call in store.asked] == [3]  # turns 3, 5 and 6, in one call
 
 
 def test_defaults_are_fail_open_with_an_in_process_store() -> None:

@@ -37,6 +37,8 @@ from litellm_hygiene._integration._store import (
     Provenance,
     ProvenanceStore,
     TieredStore,
+    aget_many,
+    get_many,
 )
 
 from . import redis_server as redis_server_module
@@ -441,6 +443,16 @@ async def test_redis_async_mget_first_hit_in_key_order(
         assert await store.aget([]) is None
 
 
+async def test_redis_many_lookups_in_one_mget(redis_server: RedisServer, prefix: str) -> None:
+    async with _store(redis_server, prefix) as store:
+        await store.aput(["b"], GPT)
+        await store.aput(["c"], GEMINI)
+        sets = [["a", "c", "b"], [], ["a"], ["b"], ["x", "y", "c"]]
+        assert await store.aget_many(sets) == [GEMINI, None, None, GPT, GEMINI]
+        assert store.get_many(sets) == [GEMINI, None, None, GPT, GEMINI]
+        assert await store.aget_many([]) == [] and store.get_many([[]]) == [None]
+
+
 def test_redis_malformed_values_read_as_misses(redis_server: RedisServer, prefix: str) -> None:
     with _store(redis_server, prefix) as store, _raw(redis_server) as raw:
         raw.set(f"{prefix}junk", b"\xff not json")
@@ -524,6 +536,13 @@ class _FlakyStore:
     async def aput(self, keys: Sequence[str], provenance: Provenance) -> None:
         self.put(keys, provenance)
 
+    def get_many(self, key_sets: Sequence[Sequence[str]]) -> list[Provenance | None]:
+        self._call()
+        return self.inner.get_many(key_sets)
+
+    async def aget_many(self, key_sets: Sequence[Sequence[str]]) -> list[Provenance | None]:
+        return self.get_many(key_sets)
+
 
 def test_tiered_without_shared_is_the_memory_store() -> None:
     tiered = TieredStore(MemoryStore())
@@ -556,6 +575,51 @@ def test_tiered_breaker_skips_a_failing_shared_store_then_retries(
     tiered.put(["d"], GEMINI)
     assert shared.inner.get(["d"]) == GEMINI
     assert shared.calls == 2
+
+
+async def test_tiered_many_lookups_ask_the_shared_store_once_for_local_misses() -> None:
+    shared = _FlakyStore()
+    shared.inner.put(["s"], GEMINI)
+    tiered = TieredStore(MemoryStore(), shared)
+    tiered.local.put(["l"], CLAUDE)
+    sets = [["l"], ["s"], [], ["none"]]
+    assert await tiered.aget_many(sets) == [CLAUDE, GEMINI, None, None]
+    assert shared.calls == 1  # one round trip for both misses (the protocol's get: 2)
+    assert tiered.local.get(["s"]) == GEMINI
+    stats = tiered.stats
+    assert (stats.local_hits, stats.shared_hits, stats.misses) == (1, 1, 1)
+    assert tiered.get_many(sets) == [CLAUDE, GEMINI, None, None]
+    shared.down = True
+    tiered.local = MemoryStore()
+    assert tiered.get_many(sets) == [None] * 4  # a failing shared store is a miss
+    assert tiered.stats.shared_errors == 1
+
+
+async def test_many_lookups_fall_back_to_the_protocol_for_other_stores() -> None:
+    class Plain:  # the protocol only, as a caller's own store may implement it
+        def __init__(self) -> None:
+            self.inner = MemoryStore()
+            self.calls = 0
+
+        def get(self, keys: Sequence[str]) -> Provenance | None:
+            self.calls += 1
+            return self.inner.get(keys)
+
+        def put(self, keys: Sequence[str], provenance: Provenance) -> None:
+            self.inner.put(keys, provenance)
+
+        async def aget(self, keys: Sequence[str]) -> Provenance | None:
+            return self.get(keys)
+
+        async def aput(self, keys: Sequence[str], provenance: Provenance) -> None:
+            self.put(keys, provenance)
+
+    store = Plain()
+    assert isinstance(store, ProvenanceStore)
+    store.inner.put(["k"], GPT)
+    assert get_many(store, [["k"], ["x"]]) == [GPT, None]
+    assert await aget_many(store, [["x", "k"], []]) == [GPT, None]
+    assert store.calls == 4
 
 
 async def test_tiered_shared_hit_fills_local(redis_server: RedisServer, prefix: str) -> None:

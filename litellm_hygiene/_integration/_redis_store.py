@@ -126,6 +126,16 @@ def _decode(values: Sequence[Any]) -> Provenance | None:
     return None
 
 
+def _split(key_sets: Sequence[Sequence[str]], values: Sequence[Any]) -> list[Provenance | None]:
+    """Each key set's answer from one ``MGET`` over all of them, in order."""
+    found: list[Provenance | None] = []
+    start = 0
+    for keys in key_sets:
+        found.append(_decode(values[start : start + len(keys)]))
+        start += len(keys)
+    return found
+
+
 class RedisStore:
     """Provenance shared between proxy instances through Redis.
 
@@ -241,6 +251,11 @@ class RedisStore:
             return None
         return _decode(self._sync.mget(self._keys(keys)))
 
+    def get_many(self, key_sets: Sequence[Sequence[str]]) -> list[Provenance | None]:
+        """:meth:`get` for each set of keys, in one ``MGET``."""
+        flat = [key for keys in key_sets for key in keys]
+        return _split(key_sets, self._sync.mget(self._keys(flat)) if flat else [])
+
     def put(self, keys: Sequence[str], provenance: Provenance) -> None:
         """One pipelined round trip of ``SET key value EX ttl`` per key."""
         if not keys:
@@ -256,6 +271,11 @@ class RedisStore:
         if not keys:
             return None
         return _decode(await self._async.mget(self._keys(keys)))
+
+    async def aget_many(self, key_sets: Sequence[Sequence[str]]) -> list[Provenance | None]:
+        """Async twin of :meth:`get_many`."""
+        flat = [key for keys in key_sets for key in keys]
+        return _split(key_sets, await self._async.mget(self._keys(flat)) if flat else [])
 
     async def aput(self, keys: Sequence[str], provenance: Provenance) -> None:
         """Async twin of :meth:`put`."""

@@ -9,19 +9,20 @@ validator shortcut returns the caller's list untouched when nothing needs to cha
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from .._errors import InvalidMessageError
 from .._openai import STAMP_KEY
 from .._openai._decode import as_message_dict
+from .._openai._facts import OPAQUE, WirePlan, read_facts, wire_plan
 from .._policy import Policy, policy_for
 from .._sanitize import sanitize_for_target
 from .._target import TargetModel, resolve_target
 from ._fingerprint import fingerprints
 from ._options import HygieneOptions
-from ._store import Provenance, ProvenanceStore
+from ._store import Provenance, ProvenanceStore, aget_many, get_many
 
 __all__ = ["Prepared", "prepare_request", "prepare_request_sync", "target_of"]
 
@@ -66,11 +67,11 @@ async def prepare_request(
     """Transform a call's messages for its deployment, restoring stamps from ``store``."""
     messages: Sequence[Any] = kwargs["messages"]
     target = target_of(kwargs)
-    wanted = _unstamped_assistants(messages) if store is not None else []
+    wanted = _unstamped_assistants(messages, target) if store is not None else []
     found: list[Provenance | None] = []
     if store is not None and wanted:
         try:
-            found = list(await asyncio.gather(*(store.aget(keys) for _, keys in wanted)))
+            found = await aget_many(store, [keys for _, keys in wanted])
         except Exception as err:  # a store failure must not cost the transformation
             return _finish(kwargs, messages, target, options, [], [], type(err).__name__)
     return _finish(kwargs, messages, target, options, wanted, found)
@@ -82,9 +83,9 @@ def prepare_request_sync(
     """:func:`prepare_request` for the sync wrappers."""
     messages: Sequence[Any] = kwargs["messages"]
     target = target_of(kwargs)
-    wanted = _unstamped_assistants(messages) if store is not None else []
+    wanted = _unstamped_assistants(messages, target) if store is not None else []
     try:
-        found = [store.get(keys) for _, keys in wanted] if store is not None else []
+        found = get_many(store, [keys for _, keys in wanted]) if store is not None else []
     except Exception as err:  # a store failure must not cost the transformation
         return _finish(kwargs, messages, target, options, [], [], type(err).__name__)
     return _finish(kwargs, messages, target, options, wanted, found)
@@ -140,14 +141,43 @@ def _policy(target: TargetModel, options: HygieneOptions) -> Policy:
     return policy.model_copy(update={"unknown_provenance": options.unknown_provenance})
 
 
-def _unstamped_assistants(messages: Sequence[Any]) -> list[tuple[int, tuple[str, ...]]]:
-    """Assistant turns without a stamp, with the fingerprints to look them up by."""
+def _role(message: Any) -> Any:
+    return message.get("role") if isinstance(message, Mapping) else getattr(message, "role", None)
+
+
+def _stamped(message: Any) -> bool:
+    if isinstance(message, Mapping):
+        return STAMP_KEY in message
+    return bool(getattr(message, STAMP_KEY, None))
+
+
+def _provenance_matters(messages: Sequence[Any], index: int, plan: WirePlan) -> bool:
+    """Whether a turn's provenance can change what is sent.
+
+    It decides only whether a turn's opaque data (thinking, signatures, response-only
+    fields) is replayed, and whether two adjacent assistant turns merge as one model's.
+    A turn with neither is not looked up (and not hashed). A message the facts reader
+    refuses is looked up: the rules will refuse it too, or fail open.
+    """
+    try:
+        if read_facts(messages[index], index, plan).flags & OPAQUE:
+            return True
+    except InvalidMessageError:
+        return True
+    neighbours = (index - 1, index + 1)
+    return any(0 <= i < len(messages) and _role(messages[i]) == "assistant" for i in neighbours)
+
+
+def _unstamped_assistants(
+    messages: Sequence[Any], target: TargetModel
+) -> list[tuple[int, tuple[str, ...]]]:
+    """Unstamped assistant turns whose provenance matters, with their fingerprints."""
     wanted: list[tuple[int, tuple[str, ...]]] = []
+    plan = wire_plan(target)
     for index, message in enumerate(messages):
-        if isinstance(message, Mapping):
-            if message.get("role") != "assistant" or STAMP_KEY in message:
-                continue
-        elif getattr(message, "role", None) != "assistant" or getattr(message, STAMP_KEY, None):
+        if _role(message) != "assistant" or _stamped(message):
+            continue
+        if not _provenance_matters(messages, index, plan):
             continue
         keys = fingerprints(message)
         if keys:

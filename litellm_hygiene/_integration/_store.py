@@ -24,7 +24,15 @@ from typing import Any, Protocol, get_args, runtime_checkable
 from .._errors import ConfigurationError
 from .._messages import Api
 
-__all__ = ["MemoryStore", "Provenance", "ProvenanceStore", "StoreStats", "TieredStore"]
+__all__ = [
+    "MemoryStore",
+    "Provenance",
+    "ProvenanceStore",
+    "StoreStats",
+    "TieredStore",
+    "aget_many",
+    "get_many",
+]
 
 logger = logging.getLogger("litellm_hygiene")
 
@@ -135,16 +143,7 @@ class MemoryStore:
         """The provenance of the first stored, unexpired key; refreshes its recency."""
         now = self._clock()
         with self._lock:
-            for key in keys:
-                entry = self._entries.get(key)
-                if entry is None:
-                    continue
-                if entry[0] <= now:
-                    del self._entries[key]
-                    continue
-                self._entries.move_to_end(key)
-                return entry[1]
-        return None
+            return self._first(keys, now)
 
     def put(self, keys: Sequence[str], provenance: Provenance) -> None:
         """Record ``provenance`` under every key, evicting the least recently used."""
@@ -156,9 +155,34 @@ class MemoryStore:
             while len(self._entries) > self._max:
                 self._entries.popitem(last=False)
 
+    def get_many(self, key_sets: Sequence[Sequence[str]]) -> list[Provenance | None]:
+        """:meth:`get` for each set of keys, under one lock."""
+        now = self._clock()
+        found: list[Provenance | None] = []
+        with self._lock:
+            for keys in key_sets:
+                found.append(self._first(keys, now))
+        return found
+
+    def _first(self, keys: Sequence[str], now: float) -> Provenance | None:
+        for key in keys:
+            entry = self._entries.get(key)
+            if entry is None:
+                continue
+            if entry[0] <= now:
+                del self._entries[key]
+                continue
+            self._entries.move_to_end(key)
+            return entry[1]
+        return None
+
     async def aget(self, keys: Sequence[str]) -> Provenance | None:
         """Async twin of :meth:`get` (no I/O, so it simply calls it)."""
         return self.get(keys)
+
+    async def aget_many(self, key_sets: Sequence[Sequence[str]]) -> list[Provenance | None]:
+        """Async twin of :meth:`get_many`."""
+        return self.get_many(key_sets)
 
     async def aput(self, keys: Sequence[str], provenance: Provenance) -> None:
         """Async twin of :meth:`put`."""
@@ -305,3 +329,73 @@ class TieredStore:
             await self.shared.aput(keys, provenance)
         except Exception as err:
             self._shared_failed(err)
+
+    def _local_many(
+        self, key_sets: Sequence[Sequence[str]]
+    ) -> tuple[list[Provenance | None], list[int]]:
+        """Local answers, and the positions the shared store is still asked for."""
+        found = self.local.get_many(key_sets)
+        hits = sum(1 for f in found if f is not None)
+        with self._lock:
+            self.stats.local_hits += hits
+        missing = [i for i, f in enumerate(found) if f is None and key_sets[i]]
+        return found, missing
+
+    def _merge_shared(
+        self,
+        key_sets: Sequence[Sequence[str]],
+        found: list[Provenance | None],
+        missing: list[int],
+        shared: Sequence[Provenance | None],
+    ) -> list[Provenance | None]:
+        for position, provenance in zip(missing, shared, strict=True):
+            found[position] = self._found(key_sets[position], provenance)
+        return found
+
+    def get_many(self, key_sets: Sequence[Sequence[str]]) -> list[Provenance | None]:
+        """:meth:`get` for each set of keys: one local pass, one shared round trip."""
+        found, missing = self._local_many(key_sets)
+        if not missing:
+            return found
+        shared: Sequence[Provenance | None] = [None] * len(missing)
+        if self.shared is not None and self._shared_usable():
+            try:
+                shared = get_many(self.shared, [key_sets[i] for i in missing])
+            except Exception as err:
+                self._shared_failed(err)
+        return self._merge_shared(key_sets, found, missing, shared)
+
+    async def aget_many(self, key_sets: Sequence[Sequence[str]]) -> list[Provenance | None]:
+        """Async twin of :meth:`get_many`."""
+        found, missing = self._local_many(key_sets)
+        if not missing:
+            return found
+        shared: Sequence[Provenance | None] = [None] * len(missing)
+        if self.shared is not None and self._shared_usable():
+            try:
+                shared = await aget_many(self.shared, [key_sets[i] for i in missing])
+            except Exception as err:
+                self._shared_failed(err)
+        return self._merge_shared(key_sets, found, missing, shared)
+
+
+def get_many(store: ProvenanceStore, key_sets: Sequence[Sequence[str]]) -> list[Provenance | None]:
+    """``store.get`` for each set of keys, in one call when the store has ``get_many``.
+
+    The stores of this package answer a whole request's lookups at once; a store of
+    the caller's own that implements only the protocol is asked once per set.
+    """
+    many = getattr(store, "get_many", None)
+    if callable(many):
+        return list(many(key_sets))
+    return [store.get(keys) for keys in key_sets]
+
+
+async def aget_many(
+    store: ProvenanceStore, key_sets: Sequence[Sequence[str]]
+) -> list[Provenance | None]:
+    """Async twin of :func:`get_many` (a plain store is asked one set after another)."""
+    many = getattr(store, "aget_many", None)
+    if callable(many):
+        return list(await many(key_sets))
+    return [await store.aget(keys) for keys in key_sets]
