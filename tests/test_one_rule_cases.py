@@ -185,3 +185,46 @@ def test_no_real_result_is_lost(model: str, messages: list[dict[str, Any]]) -> N
     out = sanitize_messages(marked, model).messages
     sent = {m["content"] for m in out if m["role"] == "tool"}
     assert {r["content"] for r in answered} <= sent
+
+
+# -- output shapes that are cheap for what LiteLLM does next ------------------------------
+
+_CLAUDE = _stamp("anthropic", "anthropic-messages", "claude-sonnet-4-5")
+_SIGNED = {"type": "thinking", "thinking": "I should look.", "signature": "c2lnbmF0dXJl"}
+
+
+@pytest.mark.parametrize("model", ["openai/gpt-4o", "mistral/mistral-large-latest"])
+def test_foreign_thinking_joins_string_content_as_one_string(model: str) -> None:
+    """LiteLLM's OpenAI path handles a string far faster than a list of text parts."""
+    messages = _exchange("call_abc123XYZ", "Looking.", thinking_blocks=[_SIGNED], **_CLAUDE)
+    out = _checked(model, messages)
+    assert out[1]["content"] == "I should look.\n\nLooking."
+    assert "thinking_blocks" not in out[1]
+
+
+def test_foreign_thinking_keeps_list_content_as_parts() -> None:
+    """Content the caller sent as parts keeps its parts: only the thinking is added."""
+    parts = [{"type": "text", "text": "Looking."}, {"type": "text", "text": "Still."}]
+    messages = _exchange("call_abc", parts, thinking_blocks=[_SIGNED], **_CLAUDE)
+    out = _checked("openai/gpt-4o", messages)
+    assert out[1]["content"] == [{"type": "text", "text": "I should look."}, *parts]
+
+
+@pytest.mark.parametrize(
+    ("model", "content"),
+    [
+        # OpenAI takes blank text: it stays as it was, beside the thinking.
+        (
+            "openai/gpt-4o",
+            [{"type": "text", "text": "I should look."}, {"type": "text", "text": "  "}],
+        ),
+        # Anthropic does not: the empty-content rule drops it, and one string remains.
+        ("anthropic/claude-sonnet-4-5", "I should look."),
+    ],
+)
+def test_foreign_thinking_is_never_joined_to_blank_text(model: str, content: Any) -> None:
+    gemini = _stamp("gemini", "gemini", "gemini-2.5-pro")
+    turn = {"reasoning_content": "I should look.", "provider_specific_fields": {}}
+    messages = _exchange("call_abc", "  ", **turn, **gemini)
+    out = _checked(model, messages)
+    assert out[1]["content"] == content

@@ -6,6 +6,9 @@ thought signature.``; OpenAI Responses: ``The encrypted content for item rs_... 
 not be verified.``). In a turn that is not replayable to the target:
 
 - readable thinking becomes plain text, without tags (models mimic ``<thinking>``);
+  in a turn whose content was a string (or none) it is joined to the turn's text with a
+  blank line, so the content stays one string: LiteLLM's request path handles a string
+  far faster than a list of parts;
 - empty thinking and redacted thinking are dropped (only their model can read them);
 - signatures on text and tool calls are dropped.
 
@@ -49,9 +52,12 @@ def foreign_blocks(message: AssistantMessage) -> Repair:
     out: list[Any] = []
     problems: list[Problem] = []
     calls = 0
+    converted = False
     for position, block in enumerate(message.content):
         if isinstance(block, ThinkingContent):
+            before = len(out)
             problems.append(_thinking(block, position, out))
+            converted = converted or len(out) > before
             continue
         if isinstance(block, ToolCall):
             if block.thought_signature is not None:
@@ -71,7 +77,30 @@ def foreign_blocks(message: AssistantMessage) -> Repair:
         out.append(block)
     if not problems:
         return message, []
+    if converted and message.content_form != "list":
+        out = _joined(out)
     return copy_unchecked(message, content=tuple(out)), problems
+
+
+def _plain(block: Any) -> bool:
+    return (
+        isinstance(block, TextContent)
+        and block.cache_control is None
+        and block.text_signature is None
+        and not block.extra
+        and bool(block.text.strip())
+    )
+
+
+def _joined(blocks: list[Any]) -> list[Any]:
+    """Adjacent plain, non-blank texts as one text, joined by a blank line."""
+    out: list[Any] = []
+    for block in blocks:
+        if out and _plain(block) and _plain(out[-1]):
+            out[-1] = construct_unchecked(TextContent, text=f"{out[-1].text}\n\n{block.text}")
+        else:
+            out.append(block)
+    return out
 
 
 def as_foreign(message: AssistantMessage, ctx: RuleContext) -> AssistantMessage:
