@@ -224,7 +224,7 @@ def test_foreign_thinking_keeps_list_content_as_parts() -> None:
 )
 def test_foreign_thinking_is_never_joined_to_blank_text(model: str, content: Any) -> None:
     gemini = _stamp("gemini", "gemini", "gemini-2.5-pro")
-    turn = {"reasoning_content": "I should look.", "provider_specific_fields": {}}
+    turn: dict[str, Any] = {"reasoning_content": "I should look.", "provider_specific_fields": {}}
     messages = _exchange("call_abc", "  ", **turn, **gemini)
     out = _checked(model, messages)
     assert out[1]["content"] == content
