@@ -66,6 +66,9 @@ class Policy(BaseModel):
             call has exactly one result before the next turn.
         merge_user_turns: Merge consecutive user turns (strict alternation).
         merge_assistant_turns: Merge consecutive assistant turns.
+        mistral_turn_order: Mistral's turn order: no user turn right after a tool
+            result, no system message after the first turn, no assistant turn last
+            unless it is a prefix.
         require_user_first: Prepend a minimal user turn when history starts with an
             assistant turn.
         strip_fields: Response-only fields removed from every assistant turn, even
@@ -95,6 +98,7 @@ class Policy(BaseModel):
     repair_tool_pairing: bool = True
     merge_user_turns: bool = False
     merge_assistant_turns: bool = False
+    mistral_turn_order: bool = False
     require_user_first: bool = False
     strip_fields: frozenset[ResponseField] = frozenset()
     strip_foreign_fields: frozenset[ResponseField] = ALL_RESPONSE_FIELDS
@@ -176,6 +180,8 @@ POLICIES: Final[Mapping[Family, Policy]] = MappingProxyType(
             family="mistral",
             tool_ids=IdRule(allowed="a-zA-Z0-9", exact_length=9),
             merge_user_turns=True,
+            mistral_turn_order=True,
+            require_user_first=True,
             strip_fields=ALL_RESPONSE_FIELDS,
         ),
         # Other OpenAI-compatible providers: ids up to 40 of [a-zA-Z0-9_-]; strict ones

@@ -15,6 +15,7 @@ from litellm.exceptions import AuthenticationError, BadRequestError, ContextWind
 
 import litellm_hygiene
 from litellm_hygiene import HygieneCallback, is_context_overflow
+from litellm_hygiene._rules.turn_order import BRIDGE_TEXT
 from tests.cassettes import (
     READONLY_WARNING,
     offline,
@@ -125,17 +126,24 @@ async def test_errored_turn_then_fallback(
     assert changes(fallback)["tool_call_id"] == len(message.tool_calls)
 
 
-@pytest.mark.parametrize("target", ["openai_chat", "anthropic_same_model"])
+@pytest.mark.parametrize("target", ["openai_chat", "anthropic_same_model", "mistral"])
 async def test_interrupted_tool_call(
     target: str, standin: StandIn | None, hygiene: HygieneCallback
 ) -> None:
-    """The user stopped Claude's second tool call; the next request has one result only."""
+    """The user stopped Claude's second tool call; the next request has one result only.
+
+    Mistral also wants an assistant turn between the results and the user's next turn
+    (``Unexpected role 'user' after role 'tool'``): hygiene puts a short one there.
+    """
     with recording(f"interrupted_tool_call_to_{target}", standin) as wire:
         first, history = await claude_turn(wire, seed=f"cut-{target}", cities=("Paris",))
         history.append({"role": "user", "content": "Never mind Tokyo. Just Paris, please."})
         if target == "openai_chat":
             reply = openai_chat.completion("Paris: 18°C.", model="gpt-4o-2024-08-06", seed="cut")
             second = await wire.acompletion("openai", "openai/gpt-4o", history, reply, tools=TOOLS)
+        elif target == "mistral":
+            reply = mistral.completion("Paris: 18°C.", model="mistral-large-latest", seed="cut")
+            second = await wire.acompletion("mistral", MISTRAL, history, reply, tools=TOOLS)
         else:
             reply = anthropic.message(anthropic.text("Paris: 18°C."), model=CLAUDE_ID, seed="cut")
             second = await wire.acompletion(
@@ -143,7 +151,13 @@ async def test_interrupted_tool_call(
             )
 
     sent = wire.requests[1].body
-    assert violations("openai-chat" if target == "openai_chat" else "anthropic", sent) == []
+    family = {"openai_chat": "openai-chat", "mistral": "mistral"}.get(target, "anthropic")
+    assert violations(family, sent) == []  # type: ignore[arg-type]
+    if target == "mistral":
+        roles = [m["role"] for m in sent["messages"]]
+        assert roles[-3:] == ["tool", "assistant", "user"]
+        assert sent["messages"][-2]["content"] == BRIDGE_TEXT
+        assert changes(second)["turn_order"] == 1
     assert contains(sent, "18°C, light rain"), "the real result is kept"
     unanswered = len(first.choices[0].message.tool_calls) - 1
     assert changes(second)["tool_pairing"] == unanswered

@@ -83,11 +83,32 @@ def test_builders_are_deterministic() -> None:
             "mistral",
             {
                 "messages": [
+                    {"role": "user", "content": "q"},
                     {"role": "assistant", "tool_calls": [{"id": "call_abc"}]},
                     {"role": "tool", "tool_call_id": "call_abc", "content": "x"},
                 ]
             },
-            ["messages[0] tool call id 'call_abc' is rejected"],
+            ["messages[1] tool call id 'call_abc' is rejected"],
+        ),
+        (
+            "mistral",
+            {
+                "messages": [
+                    {"role": "assistant", "content": "a"},
+                    {"role": "system", "content": "s"},
+                    {"role": "user", "content": "q"},
+                    {"role": "assistant", "tool_calls": [{"id": "abcDEF123"}]},
+                    {"role": "tool", "tool_call_id": "abcDEF123", "content": "x"},
+                    {"role": "user", "content": "next"},
+                    {"role": "assistant", "content": "b"},
+                ]
+            },
+            [
+                "messages[0]: the first turn is the assistant's",
+                "messages[1]: Unexpected role 'system' after role 'assistant'",
+                "messages[5]: Unexpected role 'user' after role 'tool'",
+                "Expected last role User or Tool (or Assistant with prefix True) but got assistant",
+            ],
         ),
         (
             "openai-chat",

@@ -214,10 +214,14 @@ def test_repeated_ids_across_turns_pair_per_occurrence() -> None:
     second = _assistant(ToolCall(id="call_0", name="g"))
     messages = [_user(), first, _result("call_0", "one"), _user(), second, _result("call_0", "two")]
     context, _ = _run(messages, MISTRAL)
-    calls = [m.content[0] for m in context.messages if isinstance(m, AssistantMessage)]
+    calls = [
+        m.content[0]
+        for m in context.messages
+        if isinstance(m, AssistantMessage) and isinstance(m.content[0], ToolCall)
+    ]
     results = [m for m in context.messages if isinstance(m, ToolResultMessage)]
-    assert calls[0].id != calls[1].id  # type: ignore[union-attr]
-    assert [r.tool_call_id for r in results] == [calls[0].id, calls[1].id]  # type: ignore[union-attr]
+    assert calls[0].id != calls[1].id
+    assert [r.tool_call_id for r in results] == [calls[0].id, calls[1].id]
     assert [r.text() for r in results] == ["one", "two"]
 
 

@@ -1225,7 +1225,11 @@ CLEAN: dict[str, tuple[str, list[Any], dict[str, Any]]] = {
     "openai_empty_text_is_fine": (OPENAI, [user("")], {}),
     "responses_pair_ids": (RESPONSES, exchange("call_pAYb|fc_0f0d" + "a" * 40), {}),
     "mistral_nine_alphanumerics": (MISTRAL, exchange("KikbB849t"), {}),
-    "mistral_assistant_first_is_fine": (MISTRAL, [asst(content="hi"), user()], {}),
+    "mistral_bridged_results": (
+        MISTRAL,
+        [*exchange("KikbB849t"), asst(content="(tool results received)"), user()],
+        {},
+    ),
     "openrouter_mistral": (OR_MISTRAL, exchange("KikbB849t"), {}),
     "deepseek_tool_loop": (DEEPSEEK, [*exchange("call_0"), asst(content="x"), user()], {}),
     "deepseek_images_with_unknown_vision": (DEEPSEEK, [user([image(png(2, 2))])], {}),

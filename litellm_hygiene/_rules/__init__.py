@@ -19,9 +19,13 @@
    original ids still tell which result answers which call.
 10. ``tool_call_id`` renames ids the target rejects; after step 9 every result sits
     right after its call, so each turn's results map to its calls.
-11. ``consecutive_turns`` merges same-role turns, and 12. ``assistant_first`` puts a user
-    turn first, last among the turn rules: steps 2, 8 and 9 create and remove turns.
-13. ``hygiene_stamp`` removes the provenance stamp: it never reaches a provider.
+11. ``turn_order`` puts turns in the order Mistral serves (system messages to the start,
+    an assistant turn between results and a user turn, a last assistant turn a prefix);
+    after step 9 has put every result after its call, and before merging, which it can
+    make necessary by moving system messages away from between two user turns.
+12. ``consecutive_turns`` merges same-role turns, and 13. ``assistant_first`` puts a user
+    turn first, last among the turn rules: steps 2, 8, 9 and 11 create and remove turns.
+14. ``hygiene_stamp`` removes the provenance stamp: it never reaches a provider.
 
 Each rule finds nothing in its own output, and no later rule breaks what an earlier one
 fixed, so the pipeline's output is a fixed point: run again, it changes nothing.
@@ -46,6 +50,7 @@ from .null_content import NullContent
 from .response_only_field import ResponseOnlyField
 from .tool_call_id import ToolCallId
 from .tool_pairing import ToolPairing
+from .turn_order import TurnOrder
 
 __all__ = [
     "CODES",
@@ -73,6 +78,7 @@ RULES: Final[tuple[Rule, ...]] = (
     EmptyContent(),
     ToolPairing(),
     ToolCallId(),
+    TurnOrder(),
     ConsecutiveTurns(),
     AssistantFirst(),
     HygieneStamp(),

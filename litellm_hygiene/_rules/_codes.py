@@ -24,6 +24,9 @@ empty_content            empty or whitespace-only text (and empty turns) where t
                          rejects it
 tool_pairing             every tool call has exactly one result, right after its turn
 tool_call_id             tool-call ids in the shape the target accepts, unique in a turn
+turn_order               turns in the order Mistral serves: no user turn right after a tool
+                         result, no system message after the first turn, no assistant turn
+                         last (unless a prefix)
 consecutive_turns        two user or two assistant turns in a row are merged where the
                          target requires alternation
 assistant_first          a minimal user turn goes first where the target requires one
@@ -50,6 +53,7 @@ Code = Literal[
     "empty_content",
     "tool_pairing",
     "tool_call_id",
+    "turn_order",
     "consecutive_turns",
     "assistant_first",
     "hygiene_stamp",

@@ -8,6 +8,7 @@ when the body is valid. The rules are the ones in ``PROVIDER_RULES.md`` (§1-§3
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 from collections.abc import Callable, Iterable, Iterator
@@ -73,6 +74,24 @@ def _chat(body: Any, id_rule: re.Pattern[str] | None) -> Iterator[str]:
         results = [msg.get("tool_call_id", "")] if msg.get("role") == "tool" else []
         turns.append((calls, results))
     yield from _pairing(turns)
+
+
+def _mistral_order(body: Any) -> Iterator[str]:
+    """Mistral's turn order (PROVIDER_RULES.md §7), checked message by message."""
+    messages = body.get("messages", [])
+    previous: str | None = None
+    for i, msg in enumerate(messages):
+        role = msg.get("role")
+        if role == "system" and previous not in (None, "system"):
+            yield f"messages[{i}]: Unexpected role 'system' after role '{previous}'"
+        if role == "user" and previous == "tool":
+            yield f"messages[{i}]: Unexpected role 'user' after role 'tool'"
+        if role == "assistant" and previous in (None, "system"):
+            yield f"messages[{i}]: the first turn is the assistant's"
+        previous = role
+    last = messages[-1] if messages else {}
+    if last.get("role") == "assistant" and last.get("prefix") is not True:
+        yield "Expected last role User or Tool (or Assistant with prefix True) but got assistant"
 
 
 def _blocks(msg: Any) -> list[Any]:
@@ -144,7 +163,7 @@ _CHECKS: dict[WireApi, Callable[[Any], Iterator[str]]] = {
     "bedrock": _bedrock,
     "gemini": _gemini,
     "openai-chat": lambda body: _chat(body, None),
-    "mistral": lambda body: _chat(body, MISTRAL_TOOL_ID),
+    "mistral": lambda body: itertools.chain(_chat(body, MISTRAL_TOOL_ID), _mistral_order(body)),
     "responses": _responses,
 }
 

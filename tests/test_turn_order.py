@@ -1,0 +1,140 @@
+"""Mistral's turn order (issue "Requests every provider accepts", item 4).
+
+Mistral rejects a user turn right after a tool result, a system message after the
+conversation has started, an assistant turn first, and an assistant turn last (unless
+it is a prefix); behind OpenRouter, Together and vLLM too. Each is repaired, reported,
+valid for the validator and a fixed point; other targets are left as they were.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import pytest
+
+from litellm_hygiene import sanitize_messages, validate_messages
+from litellm_hygiene._rules.assistant_first import LEADING_USER_TEXT
+from litellm_hygiene._rules.turn_order import BRIDGE_TEXT
+
+MISTRALS = [
+    "mistral/mistral-large-latest",
+    "openrouter/mistralai/mistral-large",
+    "together_ai/mistralai/Mixtral-8x7B-Instruct-v0.1",
+]
+
+
+def _call(call_id: str) -> dict[str, Any]:
+    return {"id": call_id, "type": "function", "function": {"name": "f", "arguments": "{}"}}
+
+
+def _fixed(model: str, messages: list[dict[str, Any]]) -> tuple[list[Any], dict[str, int]]:
+    before = copy.deepcopy(messages)
+    result = sanitize_messages(messages, model)
+    assert messages == before
+    assert validate_messages(result.messages, model) == []
+    again = sanitize_messages(result.messages, model)
+    assert not again.report.changed, again.report.counts()
+    return result.messages, result.report.counts()
+
+
+@pytest.mark.parametrize("model", MISTRALS)
+def test_an_assistant_turn_goes_between_results_and_the_next_user_turn(model: str) -> None:
+    messages: list[dict[str, Any]] = [
+        {"role": "user", "content": "weather?"},
+        {"role": "assistant", "content": None, "tool_calls": [_call("abcDEF123")]},
+        {"role": "tool", "tool_call_id": "abcDEF123", "content": "18C"},
+        {"role": "user", "content": "thanks"},
+    ]
+    violations = validate_messages(messages, model)
+    assert [(v.code, v.index) for v in violations] == [("turn_order", 3)]
+    if model.startswith("mistral/"):
+        assert violations[0].provider_error == "Unexpected role 'user' after role 'tool'"
+    out, counts = _fixed(model, messages)
+    assert [m["role"] for m in out] == ["user", "assistant", "tool", "assistant", "user"]
+    assert out[3] == {"role": "assistant", "content": BRIDGE_TEXT}
+    assert out[4] is messages[3]
+    assert counts == {"turn_order": 1}
+
+
+def test_an_interrupted_call_gets_its_result_and_then_the_bridge() -> None:
+    messages: list[dict[str, Any]] = [
+        {"role": "user", "content": "weather?"},
+        {"role": "assistant", "content": None, "tool_calls": [_call("abcDEF123")]},
+        {"role": "user", "content": "never mind"},
+    ]
+    out, counts = _fixed("mistral/mistral-large-latest", messages)
+    assert [m["role"] for m in out] == ["user", "assistant", "tool", "assistant", "user"]
+    assert counts == {"tool_pairing": 1, "turn_order": 1}
+
+
+def test_late_system_messages_move_to_the_start_in_order() -> None:
+    messages = [
+        {"role": "system", "content": "be brief"},
+        {"role": "user", "content": "hi"},
+        {"role": "assistant", "content": "hello"},
+        {"role": "system", "content": "now answer in French"},
+        {"role": "user", "content": "and now?"},
+        {"role": "developer", "content": "no emoji"},
+    ]
+    violations = validate_messages(messages, "mistral/mistral-large-latest")
+    assert [v.provider_error for v in violations] == [
+        "Unexpected role 'system' after role 'assistant'",
+        "Unexpected role 'system' after role 'user'",
+    ]
+    out, counts = _fixed("mistral/mistral-large-latest", messages)
+    assert out == [messages[0], messages[3], messages[5], messages[1], messages[2], messages[4]]
+    assert counts == {"turn_order": 2}
+
+
+def test_moving_a_system_message_lets_the_user_turns_around_it_merge() -> None:
+    messages = [
+        {"role": "user", "content": "hi"},
+        {"role": "system", "content": "be brief"},
+        {"role": "user", "content": "there"},
+    ]
+    out, counts = _fixed("mistral/mistral-large-latest", messages)
+    assert [m["role"] for m in out] == ["system", "user"]
+    assert counts == {"turn_order": 1, "consecutive_turns": 1}
+
+
+def test_a_last_assistant_turn_becomes_a_prefix_to_continue() -> None:
+    messages = [
+        {"role": "user", "content": "write a haiku"},
+        {"role": "assistant", "content": "Autumn moonlight"},
+    ]
+    (violation,) = validate_messages(messages, "mistral/mistral-large-latest")
+    assert violation.provider_error is not None
+    assert violation.provider_error.startswith("Expected last role User or Tool")
+    out, counts = _fixed("mistral/mistral-large-latest", messages)
+    assert out[1] == {"role": "assistant", "content": "Autumn moonlight", "prefix": True}
+    assert counts == {"turn_order": 1}
+    prefixed = [messages[0], {**messages[1], "prefix": True}]
+    assert not sanitize_messages(prefixed, "mistral/mistral-large-latest").report.changed
+
+
+def test_an_assistant_turn_first_gets_a_user_turn_before_it() -> None:
+    messages = [
+        {"role": "system", "content": "s"},
+        {"role": "assistant", "content": "How can I help?"},
+        {"role": "user", "content": "hi"},
+    ]
+    out, counts = _fixed("mistral/mistral-large-latest", messages)
+    assert out[1] == {"role": "user", "content": LEADING_USER_TEXT}
+    assert counts == {"assistant_first": 1}
+
+
+@pytest.mark.parametrize(
+    "model", ["openai/gpt-4o", "anthropic/claude-sonnet-4-5", "deepseek/deepseek-chat"]
+)
+def test_other_targets_keep_their_order(model: str) -> None:
+    messages = [
+        {"role": "user", "content": "weather?"},
+        {"role": "assistant", "content": None, "tool_calls": [_call("call_1")]},
+        {"role": "tool", "tool_call_id": "call_1", "content": "18C"},
+        {"role": "system", "content": "be brief"},
+        {"role": "user", "content": "thanks"},
+        {"role": "assistant", "content": "ok"},
+    ]
+    out = sanitize_messages(messages, model).messages
+    assert [m["role"] for m in out][1:] == ["assistant", "tool", "system", "user", "assistant"]
