@@ -46,6 +46,9 @@ class IdRule(BaseModel):
         max_length: Longest accepted id, or ``None``.
         exact_length: Required length (Mistral: 9), or ``None``.
         keep_responses_pairs: Keep OpenAI Responses ``call_id|fc_...`` pairs intact.
+        unique_in_request: An id may be issued by one call of the whole request only
+            (Anthropic: ``tool_use ids must be unique``); elsewhere, by one call of a
+            turn.
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -54,6 +57,7 @@ class IdRule(BaseModel):
     max_length: int | None = None
     exact_length: int | None = None
     keep_responses_pairs: bool = False
+    unique_in_request: bool = False
 
 
 class Policy(BaseModel):
@@ -124,7 +128,7 @@ POLICIES: Final[Mapping[Family, Policy]] = MappingProxyType(
         # maximum: 6275800 bytes"), so the decoded budgets are 3/4 of those.
         "anthropic": Policy(
             family="anthropic",
-            tool_ids=IdRule(allowed=_SAFE, max_length=64),
+            tool_ids=IdRule(allowed=_SAFE, max_length=64, unique_in_request=True),
             merge_user_turns=True,
             merge_assistant_turns=True,
             require_user_first=True,

@@ -7,25 +7,31 @@ converter rewrites such text into the visible placeholder ``[System: Empty messa
 content sanitised to satisfy protocol]``, so what reaches the model is not what the
 caller sent either way. For those targets the fix drops empty text blocks and unsigned
 empty thinking, then user, system and assistant turns left with nothing in them
-(reported, never silently). An assistant turn left with only thinking and tool calls
-gets ``null`` content: an empty string would be sent as an empty block. Tool results
-keep their content: dropping them would break pairing. A signed empty text part (Gemini
-emits those) is kept where the policy replays text signatures.
+(reported, never silently), except the last user turn: dropping it would send nothing
+at all, or end the request on an assistant turn (which Anthropic reads as a prefill to
+continue), so its blank text becomes :data:`EMPTY_TURN_TEXT` instead. An assistant turn
+left with only thinking and tool calls gets ``null`` content: an empty string would be
+sent as an empty block. Tool results keep their content: dropping them would break
+pairing. A signed empty text part (Gemini emits those) is kept where the policy replays
+text signatures.
 """
 
 from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from .._build import copy_unchecked
+from .._build import construct_unchecked, copy_unchecked
 from .._content import OpaqueContent, TextContent, ThinkingContent
-from .._messages import AssistantMessage, Message, ToolResultMessage
+from .._messages import AssistantMessage, Message, ToolResultMessage, UserMessage
 from .._openai._facts import BLANK
 from ._base import Conversation, MessageRule, Problem, Repair, RuleContext, Wording
 from ._codes import Code
 from ._wording import ErrorKind
 
-__all__ = ["EmptyContent"]
+__all__ = ["EMPTY_TURN_TEXT", "EmptyContent"]
+
+EMPTY_TURN_TEXT = "(empty message)"
+"""The text a blank last user turn is kept with."""
 
 _BEDROCK = (
     "The text field in the ContentBlock object at messages.{m}.content.{c} is blank. Add "
@@ -63,6 +69,11 @@ def _kept(content: tuple[Any, ...], keep_signed: bool) -> tuple[list[Any], list[
     return kept, problems
 
 
+def _last_user(conv: Conversation, index: int) -> bool:
+    """No user turn comes after message ``index``."""
+    return all(slot.facts.role != "user" for slot in conv.slots[index + 1 :])
+
+
 def _has_parts(blocks: Any) -> bool:
     """Whether any block travels in ``content`` (thinking parts included)."""
     return any(
@@ -98,6 +109,12 @@ class EmptyContent(MessageRule):
         update: dict[str, Any] = {}
         if problems:
             update["content"] = tuple(kept)
+        if not kept and isinstance(message, UserMessage) and _last_user(conv, index):
+            kept = [construct_unchecked(TextContent, text=EMPTY_TURN_TEXT)]
+            update["content"] = tuple(kept)
+            problems.append(
+                Problem("content", "the last user turn, blank, kept with a placeholder")
+            )
         if not kept:
             problems.append(Problem("content", f"empty {message.kind} turn dropped", "empty_text"))
             return None, problems

@@ -213,6 +213,8 @@ class ToolCallId(Rule):
         check = _Checker(rule)
         found: list[Finding] = []
         issued: set[str] = set()
+        # Ids earlier turns sent, where the target wants them unique in the request.
+        earlier: set[str] = set()
         for index, slot in enumerate(conv.slots):
             facts = slot.facts
             problems: list[Problem] = []
@@ -223,10 +225,12 @@ class ToolCallId(Rule):
                     if key.startswith(_FUNCTION) and not raw:
                         continue
                     bad = check(sent)
-                    if bad is not None or sent in seen:
+                    if bad is not None or sent in seen or sent in earlier:
                         where = f"tool_calls[{number}].id"
-                        problems.append(_id_problem(bad, sent, rule, where, number))
+                        problems.append(_id_problem(bad, sent, rule, where, number, sent in seen))
                     seen.add(sent)
+                if rule.unique_in_request:
+                    earlier |= seen
             elif facts.result_id is not None and facts.result not in issued:
                 # A result that answers a call is renamed with it: only a result no
                 # call issued has an id of its own to fix.
@@ -243,12 +247,13 @@ class ToolCallId(Rule):
 
 
 def _id_problem(
-    bad: tuple[str, str] | None, sent: str, rule: IdRule, where: str, number: int
+    bad: tuple[str, str] | None, sent: str, rule: IdRule, where: str, number: int, twice: bool
 ) -> Problem:
-    """The problem of a call id the rule rejects (``bad``) or the turn repeats."""
+    """The problem of a call id the rule rejects (``bad``), the turn or the request repeats."""
     if bad is not None:
         return _worded(bad, sent, rule, where, number)
-    reason = f"id {_shown(sent)!r} is used by two calls of this message"
+    used = "two calls of this message" if twice else "a call of an earlier turn"
+    reason = f"id {_shown(sent)!r} is used by {used}"
     return Problem(where, reason, "id_collision", call=number, values={"id": _shown(sent)})
 
 

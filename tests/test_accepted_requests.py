@@ -1,9 +1,11 @@
-"""Mistral's turn order (issue "Requests every provider accepts", item 4).
+"""Requests every provider accepts (issue 10): the rules added for it, case by case.
 
-Mistral rejects a user turn right after a tool result, a system message after the
-conversation has started, an assistant turn first, and an assistant turn last (unless
-it is a prefix); behind OpenRouter, Together and vLLM too. Each is repaired, reported,
-valid for the validator and a fixed point; other targets are left as they were.
+Mistral's turn order (item 4): Mistral rejects a user turn right after a tool result, a
+system message after the conversation has started, an assistant turn first, and an
+assistant turn last (unless it is a prefix); behind OpenRouter, Together and vLLM too.
+Anthropic (item 7): tool ids unique in the whole request; a blank transcript never
+becomes an empty request. Each is repaired, reported, valid for the validator and a
+fixed point; other targets are left as they were.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import pytest
 
 from litellm_hygiene import sanitize_messages, validate_messages
 from litellm_hygiene._rules.assistant_first import LEADING_USER_TEXT
+from litellm_hygiene._rules.empty_content import EMPTY_TURN_TEXT
 from litellm_hygiene._rules.turn_order import BRIDGE_TEXT
 
 MISTRALS = [
@@ -138,3 +141,48 @@ def test_other_targets_keep_their_order(model: str) -> None:
     ]
     out = sanitize_messages(messages, model).messages
     assert [m["role"] for m in out][1:] == ["assistant", "tool", "system", "user", "assistant"]
+
+
+# -- Anthropic (item 7): ids unique in the request, never an empty request ----------------
+
+
+def test_an_id_repeated_in_a_later_turn_is_renamed_for_anthropic() -> None:
+    messages: list[dict[str, Any]] = [
+        {"role": "user", "content": "q"},
+        {"role": "assistant", "content": None, "tool_calls": [_call("toolu_1")]},
+        {"role": "tool", "tool_call_id": "toolu_1", "content": "one"},
+        {"role": "user", "content": "again"},
+        {"role": "assistant", "content": None, "tool_calls": [_call("toolu_1")]},
+        {"role": "tool", "tool_call_id": "toolu_1", "content": "two"},
+        {"role": "user", "content": "n"},
+    ]
+    (violation,) = validate_messages(messages, "anthropic/claude-sonnet-4-5")
+    assert (violation.code, violation.index) == ("tool_call_id", 4)
+    assert violation.provider_error == "messages.3.content.0: `tool_use` ids must be unique"
+    out, counts = _fixed("anthropic/claude-sonnet-4-5", messages)
+    assert counts == {"tool_call_id": 1}
+    first, second = out[1]["tool_calls"][0]["id"], out[4]["tool_calls"][0]["id"]
+    assert first == "toolu_1" and second != first
+    assert [out[2]["tool_call_id"], out[5]["tool_call_id"]] == [first, second]
+    assert [out[2]["content"], out[5]["content"]] == ["one", "two"]
+    # Other targets take an id again in a later turn.
+    assert not sanitize_messages(messages, "openai/gpt-4o").report.changed
+
+
+def test_a_whitespace_only_transcript_keeps_the_users_turn() -> None:
+    messages = [{"role": "user", "content": "   \n  \t  "}, {"role": "assistant", "content": "  "}]
+    out, counts = _fixed("anthropic/claude-sonnet-4-5", messages)
+    assert out == [{"role": "user", "content": EMPTY_TURN_TEXT}]
+    assert counts == {"empty_content": 4}
+
+
+def test_a_blank_last_user_turn_is_kept_so_the_request_does_not_end_on_the_assistant() -> None:
+    messages = [
+        {"role": "user", "content": "hi"},
+        {"role": "assistant", "content": "hello"},
+        {"role": "user", "content": " "},
+        {"role": "user", "content": ""},
+    ]
+    out, _ = _fixed("anthropic/claude-sonnet-4-5", messages)
+    assert out[-1] == {"role": "user", "content": EMPTY_TURN_TEXT}
+    assert [m["role"] for m in out] == ["user", "assistant", "user"]
