@@ -70,6 +70,8 @@ class Policy(BaseModel):
             call has exactly one result before the next turn.
         merge_user_turns: Merge consecutive user turns (strict alternation).
         merge_assistant_turns: Merge consecutive assistant turns.
+        parse_tool_arguments: LiteLLM's converter parses tool-call arguments: ones that
+            are not a JSON object are sent as their best-effort decoded object.
         mistral_turn_order: Mistral's turn order: no user turn right after a tool
             result, no system message after the first turn, no assistant turn last
             unless it is a prefix.
@@ -102,6 +104,7 @@ class Policy(BaseModel):
     repair_tool_pairing: bool = True
     merge_user_turns: bool = False
     merge_assistant_turns: bool = False
+    parse_tool_arguments: bool = False
     mistral_turn_order: bool = False
     require_user_first: bool = False
     strip_fields: frozenset[ResponseField] = frozenset()
@@ -128,6 +131,7 @@ POLICIES: Final[Mapping[Family, Policy]] = MappingProxyType(
         # maximum: 6275800 bytes"), so the decoded budgets are 3/4 of those.
         "anthropic": Policy(
             family="anthropic",
+            parse_tool_arguments=True,
             tool_ids=IdRule(allowed=_SAFE, max_length=64, unique_in_request=True),
             merge_user_turns=True,
             merge_assistant_turns=True,
@@ -142,6 +146,7 @@ POLICIES: Final[Mapping[Family, Policy]] = MappingProxyType(
         # user message and alternate. 3.75 MB per image.
         "bedrock": Policy(
             family="bedrock",
+            parse_tool_arguments=True,
             tool_ids=IdRule(allowed=_SAFE, max_length=64),
             merge_user_turns=True,
             merge_assistant_turns=True,
@@ -155,6 +160,7 @@ POLICIES: Final[Mapping[Family, Policy]] = MappingProxyType(
         # signatures must be base64.
         "gemini": Policy(
             family="gemini",
+            parse_tool_arguments=True,
             tool_ids=IdRule(allowed=_SAFE, max_length=64),
             merge_user_turns=True,
             merge_assistant_turns=True,

@@ -11,9 +11,14 @@ fixed point; other targets are left as they were.
 from __future__ import annotations
 
 import copy
+import json
 from typing import Any
 
 import pytest
+from litellm.litellm_core_utils.prompt_templates.factory import (
+    _bedrock_converse_messages_pt,
+    convert_to_gemini_tool_call_invoke,
+)
 
 from litellm_hygiene import sanitize_messages, validate_messages
 from litellm_hygiene._rules.assistant_first import LEADING_USER_TEXT
@@ -186,3 +191,71 @@ def test_a_blank_last_user_turn_is_kept_so_the_request_does_not_end_on_the_assis
     out, _ = _fixed("anthropic/claude-sonnet-4-5", messages)
     assert out[-1] == {"role": "user", "content": EMPTY_TURN_TEXT}
     assert [m["role"] for m in out] == ["user", "assistant", "user"]
+
+
+# -- Tool arguments that are not JSON (item 8), on LiteLLM's own converters ------------------
+
+_CUT = '{"city": "Paris", "unit": "cel'
+
+
+def _cut_exchange() -> list[dict[str, Any]]:
+    call = {"id": "call_1", "type": "function", "function": {"name": "f", "arguments": _CUT}}
+    return [
+        {"role": "user", "content": "weather?"},
+        {"role": "assistant", "content": None, "tool_calls": [call]},
+        {"role": "tool", "tool_call_id": "call_1", "content": "18C"},
+        {"role": "user", "content": "thanks"},
+    ]
+
+
+@pytest.mark.parametrize(
+    "model",
+    [
+        "gemini/gemini-2.5-pro",
+        "bedrock/converse/us.anthropic.claude-3-7-sonnet-20250219-v1:0",
+        "anthropic/claude-sonnet-4-5",
+    ],
+)
+def test_cut_arguments_go_as_their_decoded_object(model: str) -> None:
+    messages = _cut_exchange()
+    (violation,) = validate_messages(messages, model)
+    assert violation.code == "tool_arguments"
+    if model.startswith("gemini/"):
+        assert violation.provider_error == "Unable to convert openai tool calls"
+    out, counts = _fixed(model, messages)
+    assert counts["tool_arguments"] == 1
+    sent = out[1]["tool_calls"][0]["function"]["arguments"]
+    assert json.loads(sent) == {"city": "Paris", "unit": "cel"}
+
+
+def test_gemini_converter_raises_on_cut_arguments_and_takes_them_after_hygiene() -> None:
+    turn = _cut_exchange()[1]
+    try:
+        convert_to_gemini_tool_call_invoke(turn)  # type: ignore[arg-type]
+    except Exception as err:  # LiteLLM raises a bare Exception here
+        assert "Unable to convert openai tool calls" in str(err)
+    else:
+        pytest.fail("LiteLLM's Gemini converter took arguments that are not JSON")
+    fixed = sanitize_messages(_cut_exchange(), "gemini/gemini-2.5-pro").messages[1]
+    (part,) = convert_to_gemini_tool_call_invoke(fixed)
+    assert part["function_call"]["args"] == {"city": "Paris", "unit": "cel"}
+
+
+def test_bedrock_converter_loses_cut_arguments_without_hygiene() -> None:
+    model = "bedrock/converse/us.anthropic.claude-3-7-sonnet-20250219-v1:0"
+
+    def sent_input(messages: list[Any]) -> Any:
+        blocks = _bedrock_converse_messages_pt(
+            messages=messages, model=model.split("/", 2)[2], llm_provider="bedrock_converse"
+        )
+        return blocks[1]["content"][0]["toolUse"]["input"]
+
+    assert sent_input(_cut_exchange()) == {}
+    fixed = sanitize_messages(_cut_exchange(), model).messages
+    assert sent_input(fixed) == {"city": "Paris", "unit": "cel"}
+
+
+@pytest.mark.parametrize("model", ["openai/gpt-4o", "mistral/mistral-large-latest"])
+def test_targets_that_take_the_string_keep_it(model: str) -> None:
+    out = sanitize_messages(_cut_exchange(), model).messages
+    assert out[1]["tool_calls"][0]["function"]["arguments"] == _CUT

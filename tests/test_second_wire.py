@@ -16,7 +16,14 @@ from litellm_hygiene import InvalidMessageError, resolve_target
 from litellm_hygiene._messages import Api, Message
 from litellm_hygiene._openai._decode import decode_message, decode_stamp
 from litellm_hygiene._openai._encode import encode_message
-from litellm_hygiene._openai._facts import Facts, WirePlan, evidence, read_facts, signatures
+from litellm_hygiene._openai._facts import (
+    Facts,
+    WirePlan,
+    arguments,
+    evidence,
+    read_facts,
+    signatures,
+)
 from litellm_hygiene._pipeline import context_for, run_rules
 from litellm_hygiene._rules import RULES, Conversation
 from litellm_hygiene._rules._base import Wire, read_slots
@@ -101,6 +108,9 @@ class ToyWire:
         if result is not None:
             out["answers"] = result
         return out
+
+    def arguments(self, raw: Any) -> list[Any]:
+        return arguments(_to_openai(raw, 0))
 
     def signatures(self, raw: Any) -> list[Any]:
         return signatures(_to_openai(raw, 0))

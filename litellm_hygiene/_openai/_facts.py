@@ -41,6 +41,7 @@ from ._tools import THOUGHT_SEPARATOR
 
 __all__ = [
     "BLANK",
+    "CALLS",
     "IMAGES",
     "INLINE_IMAGES",
     "NULL_CONTENT",
@@ -52,6 +53,7 @@ __all__ = [
     "Facts",
     "Role",
     "WirePlan",
+    "arguments",
     "evidence",
     "plain_facts",
     "read_facts",
@@ -81,6 +83,8 @@ STAMPED: Final = 32
 """litellm_hygiene's provenance stamp key."""
 SIGNED_ID: Final = 64
 """A tool-call or tool-result id carrying a ``__thought__`` signature."""
+CALLS: Final = 128
+"""An assistant message with tool calls (or a legacy ``function_call``)."""
 
 RESPONSE_FIELDS: Final = frozenset(
     {"thinking_blocks", "reasoning_content", "provider_specific_fields", "reasoning_items"}
@@ -331,7 +335,17 @@ def _assistant(msg: Mapping[str, Any], index: int, plan: WirePlan) -> Facts:
         flags |= STAMPED
     if not calls:
         return plain_facts("assistant", flags)
-    return Facts("assistant", flags, tuple(calls))
+    return Facts("assistant", flags | CALLS, tuple(calls))
+
+
+def arguments(message: Any) -> list[Any]:
+    """Each call's ``arguments`` as given (``tool_calls``, then ``function_call``)."""
+    msg = message if type(message) is dict else _as_dict(message, 0)
+    found = [call["function"]["arguments"] for call in msg.get("tool_calls") or ()]
+    function_call = msg.get("function_call")
+    if function_call is not None:
+        found.append(function_call["arguments"])
+    return found
 
 
 def _blank_thinking(msg: Mapping[str, Any]) -> bool:

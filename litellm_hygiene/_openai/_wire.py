@@ -8,7 +8,7 @@ from typing import Any, Final
 from .._messages import Api, Message
 from ._decode import STAMP_KEY, as_message_dict, decode_message
 from ._encode import encode_message
-from ._facts import Facts, WirePlan, evidence, read_facts, signatures, stamp_of
+from ._facts import Facts, WirePlan, arguments, evidence, read_facts, signatures, stamp_of
 
 __all__ = ["OPENAI", "OpenAIWire"]
 
@@ -51,6 +51,10 @@ class OpenAIWire:
         if result is not None:
             out["tool_call_id"] = result
         return out
+
+    def arguments(self, raw: Any) -> list[Any]:
+        """Each call's arguments as given (see :func:`arguments`)."""
+        return arguments(raw)
 
     def signatures(self, raw: Any) -> list[Any]:
         """Every value held where a signature travels (see :func:`signatures`)."""

@@ -13,19 +13,21 @@
    after step 5, which has already turned foreign thinking into text.
 7. ``non_base64_signature`` drops the signatures left on same-model turns that Google
    cannot decode.
-8. ``empty_content`` drops empty text and empty turns; after steps 5-7, which can empty
+8. ``tool_arguments`` sends arguments that are not a JSON object as their decoded
+   object where LiteLLM's converter parses them.
+9. ``empty_content`` drops empty text and empty turns; after steps 5-7, which can empty
    a turn, and before pairing and turn order look at the turns.
-9. ``tool_pairing`` moves, deduplicates, drops and synthesizes results while the
+10. ``tool_pairing`` moves, deduplicates, drops and synthesizes results while the
    original ids still tell which result answers which call.
-10. ``tool_call_id`` renames ids the target rejects; after step 9 every result sits
+11. ``tool_call_id`` renames ids the target rejects; after step 10 every result sits
     right after its call, so each turn's results map to its calls.
-11. ``turn_order`` puts turns in the order Mistral serves (system messages to the start,
+12. ``turn_order`` puts turns in the order Mistral serves (system messages to the start,
     an assistant turn between results and a user turn, a last assistant turn a prefix);
-    after step 9 has put every result after its call, and before merging, which it can
+    after step 10 has put every result after its call, and before merging, which it can
     make necessary by moving system messages away from between two user turns.
-12. ``consecutive_turns`` merges same-role turns, and 13. ``assistant_first`` puts a user
-    turn first, last among the turn rules: steps 2, 8, 9 and 11 create and remove turns.
-14. ``hygiene_stamp`` removes the provenance stamp: it never reaches a provider.
+13. ``consecutive_turns`` merges same-role turns, and 14. ``assistant_first`` puts a user
+    turn first, last among the turn rules: steps 2, 9, 10 and 12 create and remove turns.
+15. ``hygiene_stamp`` removes the provenance stamp: it never reaches a provider.
 
 Each rule finds nothing in its own output, and no later rule breaks what an earlier one
 fixed, so the pipeline's output is a fixed point: run again, it changes nothing.
@@ -48,6 +50,7 @@ from .image_unsupported import ImageUnsupported
 from .non_base64_signature import NonBase64Signature
 from .null_content import NullContent
 from .response_only_field import ResponseOnlyField
+from .tool_arguments import ToolArguments
 from .tool_call_id import ToolCallId
 from .tool_pairing import ToolPairing
 from .turn_order import TurnOrder
@@ -75,6 +78,7 @@ RULES: Final[tuple[Rule, ...]] = (
     ForeignReasoning(),
     ResponseOnlyField(),
     NonBase64Signature(),
+    ToolArguments(),
     EmptyContent(),
     ToolPairing(),
     ToolCallId(),

@@ -78,6 +78,9 @@ class Wire(Protocol):
         ``result``, when given, is a result's new id.
         """
 
+    def arguments(self, raw: Any) -> list[Any]:
+        """Each call's arguments as given, in the order of its facts' calls."""
+
     def signatures(self, raw: Any) -> list[Any]:
         """Every value an assistant message holds where a signature travels."""
 

@@ -20,6 +20,8 @@ foreign_reasoning        thinking, redacted thinking and signatures are valid on
 response_only_field      LiteLLM's response-only fields are removed where the target
                          rejects or misreads them
 non_base64_signature     Google decodes thought signatures as base64: others are dropped
+tool_arguments           arguments that are not a JSON object are sent as their best-effort
+                         decoded object where LiteLLM's converter parses them
 empty_content            empty or whitespace-only text (and empty turns) where the target
                          rejects it
 tool_pairing             every tool call has exactly one result, right after its turn
@@ -50,6 +52,7 @@ Code = Literal[
     "foreign_reasoning",
     "response_only_field",
     "non_base64_signature",
+    "tool_arguments",
     "empty_content",
     "tool_pairing",
     "tool_call_id",

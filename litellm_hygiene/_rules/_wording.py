@@ -53,6 +53,7 @@ ErrorKind = Literal[
     "empty_text",
     "blank_text",
     "null_content",
+    "invalid_arguments",
 ]
 """What went wrong, as a provider words it (several kinds may share one code)."""
 

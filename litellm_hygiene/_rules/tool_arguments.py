@@ -1,0 +1,78 @@
+"""Tool-call arguments are valid JSON where LiteLLM's converter parses them.
+
+A stream cut mid-call leaves arguments that are not JSON (``'{"a": 1'``). OpenAI-shaped
+providers take the string as it is, but LiteLLM parses the arguments on its way to
+Gemini (``Unable to convert openai tool calls``: nothing is sent), Bedrock (it silently
+sends ``{}``: the arguments are lost) and Anthropic (it repairs what it can and raises
+otherwise). For those targets the fix sends the best-effort decoded object instead
+(a truncated object completed, a double-encoded one unwrapped, anything else ``{}``),
+and says so.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, ClassVar
+
+from .._build import copy_unchecked
+from .._content import ToolCall
+from .._messages import AssistantMessage, Message
+from .._openai._facts import CALLS
+from ._base import Conversation, MessageRule, Problem, Repair, RuleContext, Wording
+from ._codes import Code
+
+__all__ = ["ToolArguments", "valid_arguments"]
+
+
+def valid_arguments(value: Any) -> bool:
+    """Arguments LiteLLM's converters read as they are: an object, or its JSON text."""
+    if isinstance(value, dict):
+        return True
+    try:
+        return isinstance(json.loads(value), dict)
+    except (ValueError, TypeError, RecursionError):
+        return False
+
+
+class ToolArguments(MessageRule):
+    """Send best-effort decoded arguments where the converter parses them."""
+
+    code: ClassVar[Code] = "tool_arguments"
+    flags: ClassVar[int] = CALLS
+    wording: ClassVar[Wording] = {
+        "gemini": {"invalid_arguments": "Unable to convert openai tool calls"},
+    }
+
+    def applies(self, ctx: RuleContext) -> bool:
+        """Only targets whose LiteLLM converter parses the arguments."""
+        return ctx.policy.parse_tool_arguments
+
+    def candidate(self, conv: Conversation, index: int) -> bool:
+        """Assistant turns with a call whose arguments are not a JSON object."""
+        if not conv.facts(index).flags & CALLS:
+            return False
+        return not all(map(valid_arguments, conv.wire.arguments(conv.slots[index].raw)))
+
+    def repair(self, conv: Conversation, index: int, message: Message) -> Repair:
+        """The turn with each such call's arguments written from the decoded object."""
+        if not isinstance(message, AssistantMessage):
+            return message, []
+        out: list[Any] = []
+        problems: list[Problem] = []
+        calls = 0
+        for block in message.content:
+            if isinstance(block, ToolCall):
+                if block.raw_arguments is not None and not valid_arguments(block.raw_arguments):
+                    where = (
+                        "function_call.arguments"
+                        if block.origin == "function_call" and not block.id
+                        else f"tool_calls[{calls}].function.arguments"
+                    )
+                    reason = "arguments that are not a JSON object sent as their decoded object"
+                    problems.append(Problem(where, reason, "invalid_arguments", call=calls))
+                    block = copy_unchecked(block, raw_arguments=None)
+                calls += 1
+            out.append(block)
+        if not problems:
+            return message, []
+        return copy_unchecked(message, content=tuple(out)), problems
