@@ -70,6 +70,8 @@ class Policy(BaseModel):
             call has exactly one result before the next turn.
         merge_user_turns: Merge consecutive user turns (strict alternation).
         merge_assistant_turns: Merge consecutive assistant turns.
+        reasoning_needs_answer: A reasoning item is replayed only with a text or call
+            item after it (OpenAI Responses).
         parse_tool_arguments: LiteLLM's converter parses tool-call arguments: ones that
             are not a JSON object are sent as their best-effort decoded object.
         mistral_turn_order: Mistral's turn order: no user turn right after a tool
@@ -104,6 +106,7 @@ class Policy(BaseModel):
     repair_tool_pairing: bool = True
     merge_user_turns: bool = False
     merge_assistant_turns: bool = False
+    reasoning_needs_answer: bool = False
     parse_tool_arguments: bool = False
     mistral_turn_order: bool = False
     require_user_first: bool = False
@@ -181,6 +184,7 @@ POLICIES: Final[Mapping[Family, Policy]] = MappingProxyType(
         # replayed to the same model only.
         "openai-responses": Policy(
             family="openai-responses",
+            reasoning_needs_answer=True,
             tool_ids=IdRule(max_length=64, keep_responses_pairs=True),
             strip_fields=frozenset({"thinking_blocks", "provider_specific_fields"}),
         ),

@@ -20,7 +20,7 @@ from litellm.litellm_core_utils.prompt_templates.factory import (
     convert_to_gemini_tool_call_invoke,
 )
 
-from litellm_hygiene import sanitize_messages, validate_messages
+from litellm_hygiene import STAMP_KEY, sanitize_messages, validate_messages
 from litellm_hygiene._rules.assistant_first import LEADING_USER_TEXT
 from litellm_hygiene._rules.empty_content import EMPTY_TURN_TEXT
 from litellm_hygiene._rules.turn_order import BRIDGE_TEXT
@@ -259,3 +259,38 @@ def test_bedrock_converter_loses_cut_arguments_without_hygiene() -> None:
 def test_targets_that_take_the_string_keep_it(model: str) -> None:
     out = sanitize_messages(_cut_exchange(), model).messages
     assert out[1]["tool_calls"][0]["function"]["arguments"] == _CUT
+
+
+# -- OpenAI Responses: reasoning replayed only with what follows it (item 6) -----------------
+
+_GPT5 = {STAMP_KEY: {"provider": "openai", "api": "openai-responses", "model": "gpt-5"}}
+_ITEM = {"type": "reasoning", "id": "rs_0a1b", "encrypted_content": "gAAAA", "summary": []}
+
+
+@pytest.mark.parametrize("content", [None, "", "  "])
+def test_a_same_model_turn_of_reasoning_only_is_dropped(content: Any) -> None:
+    turn = {"role": "assistant", "content": content, "reasoning_items": [_ITEM], **_GPT5}
+    messages = [{"role": "user", "content": "q"}, turn, {"role": "user", "content": "again"}]
+    violation, *_ = validate_messages(messages, "openai/responses/gpt-5")
+    assert (violation.code, violation.index) == ("lone_reasoning", 1)
+    assert violation.provider_error == (
+        "Item 'rs_0a1b' of type 'reasoning' was provided without its required following item."
+    )
+    out, counts = _fixed("openai/responses/gpt-5", messages)
+    assert all("reasoning_items" not in m for m in out)
+    assert counts["lone_reasoning"] >= 1
+    assert [m["content"] for m in out if m["role"] == "user"] == ["q", "again"]
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [{"content": "the answer"}, {"content": None, "tool_calls": [_call("call_1")]}],
+    ids=["text", "call"],
+)
+def test_reasoning_followed_by_its_answer_is_replayed(answer: dict[str, Any]) -> None:
+    turn = {"role": "assistant", "reasoning_items": [_ITEM], **answer, **_GPT5}
+    messages: list[dict[str, Any]] = [{"role": "user", "content": "q"}, turn]
+    if "tool_calls" in answer:
+        messages.append({"role": "tool", "tool_call_id": "call_1", "content": "r"})
+    out = sanitize_messages(messages, "openai/responses/gpt-5").messages
+    assert out[1]["reasoning_items"] == [_ITEM]

@@ -20,6 +20,7 @@ foreign_reasoning        thinking, redacted thinking and signatures are valid on
 response_only_field      LiteLLM's response-only fields are removed where the target
                          rejects or misreads them
 non_base64_signature     Google decodes thought signatures as base64: others are dropped
+lone_reasoning           a Responses reasoning item with no text or call after it is dropped
 tool_arguments           arguments that are not a JSON object are sent as their best-effort
                          decoded object where LiteLLM's converter parses them
 empty_content            empty or whitespace-only text (and empty turns) where the target
@@ -52,6 +53,7 @@ Code = Literal[
     "foreign_reasoning",
     "response_only_field",
     "non_base64_signature",
+    "lone_reasoning",
     "tool_arguments",
     "empty_content",
     "tool_pairing",

@@ -54,6 +54,7 @@ ErrorKind = Literal[
     "blank_text",
     "null_content",
     "invalid_arguments",
+    "lone_reasoning_item",
 ]
 """What went wrong, as a provider words it (several kinds may share one code)."""
 
