@@ -294,3 +294,52 @@ def test_reasoning_followed_by_its_answer_is_replayed(answer: dict[str, Any]) ->
         messages.append({"role": "tool", "tool_call_id": "call_1", "content": "r"})
     out = sanitize_messages(messages, "openai/responses/gpt-5").messages
     assert out[1]["reasoning_items"] == [_ITEM]
+
+
+# -- Robustness (item 11): odd input never escapes as a foreign exception ------------------
+
+
+def _nested(depth: int) -> dict[str, Any]:
+    root: dict[str, Any] = {"a": None}
+    node = root
+    for _ in range(depth):
+        node["a"] = {"a": [1, {"b": None}]}
+        node = node["a"]
+    return root
+
+
+def _depth(value: Any) -> int:
+    depth = 0
+    while isinstance(value, dict) and isinstance(value.get("a"), dict):
+        value, depth = value["a"], depth + 1
+    return depth
+
+
+@pytest.mark.parametrize(
+    "model",
+    ["mistral/mistral-large-latest", "anthropic/claude-sonnet-4-5", "gemini/gemini-2.5-pro"],
+)
+def test_json_nested_thousands_deep_is_copied_not_a_recursion_error(model: str) -> None:
+    deep = _nested(3000)
+    parts = [{"type": "text", "text": "", "x": deep}, {"type": "text", "text": "tail"}]
+    messages: list[dict[str, Any]] = [
+        {"role": "user", "content": "q", "metadata": deep},
+        {"role": "assistant", "content": "  ", "metadata": deep},
+        {"role": "user", "content": parts},
+    ]
+    out = sanitize_messages(messages, model).messages
+    carried = [m["metadata"] for m in out if "metadata" in m]
+    assert carried and all(_depth(value) == 3000 for value in carried)
+
+
+def test_a_lone_surrogate_in_a_tool_id_is_renamed_for_mistral() -> None:
+    messages: list[dict[str, Any]] = [
+        {"role": "user", "content": "q"},
+        {"role": "assistant", "content": None, "tool_calls": [_call("call_\ud800x")]},
+        {"role": "tool", "tool_call_id": "call_\ud800x", "content": "r"},
+        {"role": "user", "content": "n"},
+    ]
+    out, counts = _fixed("mistral/mistral-large-latest", messages)
+    assert counts["tool_call_id"] == 1
+    new_id = out[1]["tool_calls"][0]["id"]
+    assert new_id.isalnum() and len(new_id) == 9 and out[2]["tool_call_id"] == new_id

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, Final
 
 __all__ = ["copy_dict", "copy_json", "decode_arguments"]
 
@@ -17,16 +17,48 @@ def copy_json(value: Any) -> Any:
     The converters copy every passthrough value on the way in and out so that neither
     the neutral model nor the outgoing request aliases the caller's stored history.
     """
-    if isinstance(value, dict):
-        return {k: copy_json(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [copy_json(v) for v in value]
-    return value
+    return _copy(value, 0)
 
 
 def copy_dict(value: dict[str, Any]) -> dict[str, Any]:
     """:func:`copy_json` for a dict, typed as one."""
-    return {k: copy_json(v) for k, v in value.items()}
+    return {k: _copy(v, 1) for k, v in value.items()}
+
+
+_RECURSE: Final = 64
+"""Below this depth containers are copied recursively (fast); deeper, by a loop, so JSON
+nested hundreds deep is copied like any other instead of exhausting the stack."""
+
+
+def _copy(value: Any, depth: int) -> Any:
+    if isinstance(value, dict):
+        if depth >= _RECURSE:
+            return _copy_deep(value)
+        return {k: _copy(v, depth + 1) for k, v in value.items()}
+    if isinstance(value, list):
+        if depth >= _RECURSE:
+            return _copy_deep(value)
+        return [_copy(v, depth + 1) for v in value]
+    return value
+
+
+def _copy_deep(value: dict[str, Any] | list[Any]) -> Any:
+    """:func:`copy_json` without recursion: one work list of containers to fill."""
+    root: Any = {} if isinstance(value, dict) else []
+    work: list[tuple[Any, Any]] = [(value, root)]
+    while work:
+        source, target = work.pop()
+        items = source.items() if isinstance(source, dict) else enumerate(source)
+        for key, item in items:
+            if isinstance(item, dict | list):
+                item_copy: Any = {} if isinstance(item, dict) else []
+                work.append((item, item_copy))
+                item = item_copy
+            if isinstance(target, dict):
+                target[key] = item
+            else:
+                target.append(item)
+    return root
 
 
 def decode_arguments(text: str) -> dict[str, Any]:

@@ -137,7 +137,8 @@ class _Namer:
 
     def _hashed(self, original: str, attempt: int) -> str:
         occurrence = self.occurrences[original]
-        digest = hashlib.sha256(f"{original}\0{occurrence}\0{attempt}".encode()).digest()
+        seed = f"{original}\0{occurrence}\0{attempt}".encode("utf-8", "surrogatepass")
+        digest = hashlib.sha256(seed).digest()
         if self.rule.exact_length is not None:
             return _base62(digest, self.rule.exact_length)
         # "call_", "toolu_"... are provenance evidence: an id hygiene assigns must not
