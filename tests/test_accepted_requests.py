@@ -19,6 +19,7 @@ from litellm.litellm_core_utils.prompt_templates.factory import (
     _bedrock_converse_messages_pt,
     convert_to_gemini_tool_call_invoke,
 )
+from litellm.llms.mistral.chat.transformation import MistralConfig
 
 from litellm_hygiene import STAMP_KEY, sanitize_messages, validate_messages
 from litellm_hygiene._rules.assistant_first import LEADING_USER_TEXT
@@ -343,3 +344,38 @@ def test_a_lone_surrogate_in_a_tool_id_is_renamed_for_mistral() -> None:
     assert counts["tool_call_id"] == 1
     new_id = out[1]["tool_calls"][0]["id"]
     assert new_id.isalnum() and len(new_id) == 9 and out[2]["tool_call_id"] == new_id
+
+
+# -- Merged and converted turns keep their boundaries (item 10) ----------------------------
+
+
+def test_thinking_part_does_not_run_into_the_answer_when_litellm_joins_parts() -> None:
+    claude = {"provider": "anthropic", "api": "anthropic-messages", "model": "claude-sonnet-4-5"}
+    turn = {
+        "role": "assistant",
+        "content": [{"type": "text", "text": "Let me check."}],
+        "thinking_blocks": [{"type": "thinking", "thinking": "in parallel.", "signature": "c2ln"}],
+        "tool_calls": [_call("call_1")],
+        STAMP_KEY: claude,
+    }
+    messages = [
+        {"role": "user", "content": "q"},
+        turn,
+        {"role": "tool", "tool_call_id": "call_1", "content": "r"},
+    ]
+    out = sanitize_messages(messages, "mistral/mistral-large-latest").messages
+    joined = MistralConfig()._transform_messages(copy.deepcopy(out), "mistral-large-latest")
+    assert joined[1]["content"] == "in parallel.\n\nLet me check."
+
+
+def test_merged_reasoning_is_a_blank_line_apart() -> None:
+    gemini = {"provider": "gemini", "api": "gemini", "model": "gemini-2.5-pro"}
+    messages: list[dict[str, Any]] = [
+        {"role": "user", "content": "q"},
+        {"role": "assistant", "content": "a", "reasoning_content": "r0", STAMP_KEY: gemini},
+        {"role": "assistant", "content": "b", "reasoning_content": "line", STAMP_KEY: gemini},
+        {"role": "user", "content": "n"},
+    ]
+    out, counts = _fixed("gemini/gemini-2.5-pro", messages)
+    assert counts == {"consecutive_turns": 1}
+    assert out[1]["reasoning_content"] == "r0\n\nline"

@@ -203,11 +203,14 @@ def test_foreign_thinking_joins_string_content_as_one_string(model: str) -> None
 
 
 def test_foreign_thinking_keeps_list_content_as_parts() -> None:
-    """Content the caller sent as parts keeps its parts: only the thinking is added."""
+    """Content the caller sent as parts keeps its parts: only the thinking is added.
+
+    It ends with a blank line: LiteLLM joins the parts with nothing between for Mistral.
+    """
     parts = [{"type": "text", "text": "Looking."}, {"type": "text", "text": "Still."}]
     messages = _exchange("call_abc", parts, thinking_blocks=[_SIGNED], **_CLAUDE)
     out = _checked("openai/gpt-4o", messages)
-    assert out[1]["content"] == [{"type": "text", "text": "I should look."}, *parts]
+    assert out[1]["content"] == [{"type": "text", "text": "I should look.\n\n"}, *parts]
 
 
 @pytest.mark.parametrize(

@@ -125,7 +125,8 @@ def _encode_assistant(message: AssistantMessage) -> dict[str, Any]:
     if fields["reasoning_items"]:
         out["reasoning_items"] = [_encode_reasoning_item(b) for b in fields["reasoning_items"]]
     if fields["reasoning_content"]:
-        out["reasoning_content"] = "".join(b.thinking for b in fields["reasoning_content"])
+        # One block, as decoded; several only when turns were merged: a blank line apart.
+        out["reasoning_content"] = "\n\n".join(b.thinking for b in fields["reasoning_content"])
     elif message.reasoning_content is not None:
         out["reasoning_content"] = message.reasoning_content
     if fields["tool_calls"]:

@@ -8,7 +8,8 @@ not be verified.``). In a turn that is not replayable to the target:
 - readable thinking becomes plain text, without tags (models mimic ``<thinking>``);
   in a turn whose content was a string (or none) it is joined to the turn's text with a
   blank line, so the content stays one string: LiteLLM's request path handles a string
-  far faster than a list of parts;
+  far faster than a list of parts; in a list it stays its own part, ending with a blank
+  line when text follows (LiteLLM joins parts with nothing between for Mistral);
 - empty thinking and redacted thinking are dropped (only their model can read them);
 - signatures on text and tool calls are dropped.
 
@@ -52,12 +53,13 @@ def foreign_blocks(message: AssistantMessage) -> Repair:
     out: list[Any] = []
     problems: list[Problem] = []
     calls = 0
-    converted = False
+    converted: list[int] = []
     for position, block in enumerate(message.content):
         if isinstance(block, ThinkingContent):
             before = len(out)
             problems.append(_thinking(block, position, out))
-            converted = converted or len(out) > before
+            if len(out) > before:
+                converted.append(before)
             continue
         if isinstance(block, ToolCall):
             if block.thought_signature is not None:
@@ -79,7 +81,24 @@ def foreign_blocks(message: AssistantMessage) -> Repair:
         return message, []
     if converted and message.content_form != "list":
         out = _joined(out)
+    elif converted:
+        out = _separated(out, converted)
     return copy_unchecked(message, content=tuple(out)), problems
+
+
+def _separated(blocks: list[Any], converted: list[int]) -> list[Any]:
+    """Thinking that became a text part ends with a blank line when text follows it.
+
+    LiteLLM joins text parts with nothing between them for targets that take a string
+    (Mistral): without it the thinking would run into the answer (``parallel.Let me``).
+    """
+    out = list(blocks)
+    for position in converted:
+        following = out[position + 1] if position + 1 < len(out) else None
+        if isinstance(following, TextContent) and following.text.strip():
+            text = out[position].text
+            out[position] = construct_unchecked(TextContent, text=f"{text}\n\n")
+    return out
 
 
 def _plain(block: Any) -> bool:
