@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from litellm.exceptions import ContextWindowExceededError
 
 from litellm_hygiene._overflow import detect_overflow, is_context_overflow
 from litellm_hygiene._overflow._detect import deciding_signal
@@ -102,6 +103,17 @@ ROW_FIXTURES: dict[str, tuple[Case, ...]] = {
         Case(
             "Invalid 'user': string too long. Expected a string with maximum length 64, but "
             "got a string with length 100 instead."
+        ),
+    ),
+    "tool_id_too_long": (
+        # LiteLLM maps this one to ContextWindowExceededError: an id error, not overflow.
+        Case(
+            "Invalid 'messages[11].tool_calls[0].id': string too long. Expected a string with "
+            "maximum length 40, but got a string with length 41 instead."
+        ),
+        Case(
+            "Invalid 'input[262].call_id': string too long. Expected a string with maximum "
+            "length 64, but got a string with length 73 instead."
         ),
     ),
     # --- structured
@@ -291,6 +303,12 @@ ROW_FIXTURES: dict[str, tuple[Case, ...]] = {
             '"param": "messages", "type": "invalid_request_error"}}'
         ),
     ),
+    "tokens_over_limit": (
+        Case("Input length 131393 exceeds the maximum allowed input length of 131040 tokens"),
+        Case("Prompt has 256468 tokens, but the configured context size is 256000 tokens"),
+        Case("Prompt has 256,468 tokens, but the configured context size is 256,000 tokens"),
+    ),
+    "token_limit_exceeded": (Case("token limit exceeded"), Case("Error: Token limit exceeded.")),
     "too_many_tokens": (
         Case(
             "CohereError: too many tokens: total number of tokens (prompt and prediction) "
@@ -354,6 +372,34 @@ def test_fixture_is_decided_by_its_row(row: str, case: Case) -> None:
 def test_status_429_is_never_overflow(row: str) -> None:
     for case in ROW_FIXTURES[row]:
         assert detect_overflow(case.source, status_code=429) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Input length {n} exceeds the maximum allowed input length of {m} tokens",
+        "Prompt has {n} tokens, but the configured context size is {m} tokens",
+    ],
+)
+@given(n=st.integers(1, 2_000_000), m=st.integers(1, 2_000_000), commas=st.booleans())
+def test_structural_row_fires_exactly_when_the_request_is_over_the_limit(
+    text: str, n: int, m: int, commas: bool
+) -> None:
+    shown = (lambda v: f"{v:,}") if commas else str
+    message = text.format(n=shown(n), m=shown(m))
+    found = detect_overflow(message)
+    assert (found is not None) is (n > m), message
+    if found is not None:
+        assert (found.input_tokens, found.context_window) == (n, m)
+
+
+def test_an_id_error_litellm_maps_to_overflow_is_not_one() -> None:
+    message = (
+        "Invalid 'messages[11].tool_calls[0].id': string too long. Expected a string with "
+        "maximum length 40, but got a string with length 41 instead."
+    )
+    error = ContextWindowExceededError(message=message, model="gpt-4o", llm_provider="openai")
+    assert not is_context_overflow(error)
 
 
 def test_numbers_are_read_from_the_wording() -> None:

@@ -214,7 +214,13 @@ def _match(signal: Signal, evidence: Evidence) -> _Hit | None:
     stop = next(iter(sorted(signal.stop_reasons & evidence.stop_reasons)), None)
     if stop is not None:
         return _Hit(detail=stop)
-    return _search(signal.pattern, evidence.texts) if signal.pattern else None
+    if signal.pattern is None:
+        return None
+    found = _search(signal.pattern, evidence.texts)
+    if signal.exceeds and found is not None:
+        if found.tokens is None or found.limit is None or found.tokens <= found.limit:
+            return None
+    return found
 
 
 @functools.cache
@@ -238,7 +244,11 @@ def _search(pattern: re.Pattern[str], texts: tuple[str, ...]) -> _Hit | None:
 
 
 def _int(value: str | None) -> int | None:
-    return int(value) if value else None
+    """A captured count, thousands separators dropped."""
+    if not value:
+        return None
+    digits = value.replace(",", "").replace("_", "").replace(" ", "")
+    return int(digits) if digits.isdigit() else None
 
 
 def _verdict(

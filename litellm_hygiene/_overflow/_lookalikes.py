@@ -111,5 +111,17 @@ LOOKALIKES: tuple[Signal, ...] = (
         "'user' field, a tool description) is a configuration error.",
         pattern=rx(r"invalid '(?!messages|input|prompt)[^']*'[^.]{0,10}string too long"),
     ),
+    Signal(
+        "tool_id_too_long",
+        "exclude",
+        ("openai", "azure"),
+        "A tool-call id over its length limit ('messages[11].tool_calls[0].id': string too "
+        "long. Expected a string with maximum length 40') is an id error; LiteLLM maps it "
+        "to ContextWindowExceededError, so it is excluded before LiteLLM's own class.",
+        pattern=rx(
+            r"invalid '(?:messages\[\d+\]\.tool_calls\[\d+\]\.id|messages\[\d+\]"
+            r"\.tool_call_id|input\[\d+\]\.(?:call_id|id))'[^.]{0,10}string too long"
+        ),
+    ),
 )
 """Exclusion rows, checked before any overflow signal."""

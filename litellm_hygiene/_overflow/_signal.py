@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-__all__ = ["FILLER", "LENGTH_STOP_FILL_PERCENT", "Dialect", "Signal", "Verdict", "rx"]
+__all__ = ["FILLER", "LENGTH_STOP_FILL_PERCENT", "NUMBER", "Dialect", "Signal", "Verdict", "rx"]
 
 Dialect = Literal[
     "ai21",
@@ -76,6 +76,8 @@ class Signal:
         status: HTTP status this row recognises on its own.
         only_for: When set, the row fires only if the provider is unknown or listed
             here; for signals too bare to trust from any provider.
+        exceeds: A structural row: it fires only when its pattern captured both numbers
+            and the request's (``tokens``) is above the limit (``limit``).
         why: Why the row exists, in words.
     """
 
@@ -88,6 +90,7 @@ class Signal:
     stop_reasons: frozenset[str] = frozenset()
     status: int | None = None
     only_for: frozenset[str] = frozenset()
+    exceeds: bool = False
 
 
 def rx(*alternatives: str) -> re.Pattern[str]:
@@ -98,3 +101,6 @@ def rx(*alternatives: str) -> re.Pattern[str]:
 # Filler words allowed between "exceeds" and "context window" ("exceeds the model's
 # maximum context length"); kept to a closed list so the pattern stays precise.
 FILLER = r"(?: (?:the|this|its|your|model'?s?|available|maximum|max|allowed|specified))*"
+
+NUMBER = r"\d{1,3}(?:[,_ ]\d{3})+(?!\d)|\d+"
+"""A token count as providers print it: with or without thousands separators."""

@@ -23,7 +23,7 @@ whitespace and JSON escapes were normalised (see :mod:`._evidence`).
 from __future__ import annotations
 
 from ._lookalikes import LOOKALIKES
-from ._signal import FILLER, LENGTH_STOP_FILL_PERCENT, Dialect, Signal, Verdict, rx
+from ._signal import FILLER, LENGTH_STOP_FILL_PERCENT, NUMBER, Dialect, Signal, Verdict, rx
 
 __all__ = [
     "LENGTH_STOP_FILL_PERCENT",
@@ -242,6 +242,30 @@ SIGNALS: tuple[Signal, ...] = (
             r" (?:context|model|sequence) (?:length|window|size)\b",
             r"maximum supported sequence length",
         ),
+    ),
+    Signal(
+        "tokens_over_limit",
+        "error_pattern",
+        ("generic", "vllm", "lm_studio", "fireworks_ai", "together_ai"),
+        "Structural: two token counts, the request's above the limit, in any wording "
+        "('Input length 131393 exceeds the maximum allowed input length of 131040 tokens', "
+        "'Prompt has 256,468 tokens, but the configured context size is 256,000 tokens'). "
+        "It fires only when the first count is the larger.",
+        pattern=rx(
+            rf"\b(?:input|prompt|request|context|messages?)(?: length)?(?: has| contains| of| is)?"
+            rf" (?P<tokens>{NUMBER})(?: tokens?)?,?[^.;]{{0,20}}? (?:exceeds?|but|is (?:more|"
+            rf"greater|larger) than|>)\b[^.;\d]{{0,80}}?"
+            rf"\b(?:limit|maximum|max|context|window|size|length|allowed)\b[^.;\d]{{0,30}}?"
+            rf"(?P<limit>{NUMBER})",
+        ),
+        exceeds=True,
+    ),
+    Signal(
+        "token_limit_exceeded",
+        "error_pattern",
+        ("generic",),
+        "'token limit exceeded', bare (rate-limit wordings were excluded above).",
+        pattern=rx(r"\b(?:input |prompt |context )?token limit (?:was )?exceeded\b"),
     ),
     Signal(
         "too_many_tokens",
