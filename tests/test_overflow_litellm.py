@@ -299,3 +299,26 @@ def test_predict_rejects_bad_arguments() -> None:
         predict_overflow(MESSAGES, "gpt-4o", max_tokens=-1)
     with pytest.raises(ConfigurationError):
         predict_overflow(MESSAGES, "gpt-4o", context_window=0)
+
+
+@pytest.mark.parametrize(
+    "model",
+    ["groq/llama-3.3-70b-versatile", "replicate/meta/llama-2-70b-chat", "command-r-plus"],
+)
+def test_prediction_never_downloads_a_tokenizer(
+    model: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """LiteLLM would fetch these models' tokenizers from the Hugging Face hub."""
+    from litellm import utils
+
+    fetched: list[Any] = []
+
+    def fetch(*args: Any, **kwargs: Any) -> Any:
+        fetched.append(args)
+        raise OSError("the Hugging Face hub is unreachable")
+
+    monkeypatch.setattr(utils.tokenizer_dispatch, "from_pretrained", fetch)  # type: ignore[attr-defined]
+    messages = [{"role": "user", "content": "hello world " * 50}]
+    prediction = predict_overflow(messages, model, context_window=10)
+    assert fetched == []
+    assert prediction.estimated_tokens is not None and prediction.overflows

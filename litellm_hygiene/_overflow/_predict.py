@@ -2,8 +2,11 @@
 
 A request that cannot fit costs a round trip and, on some providers, is silently
 truncated instead of refused. Counting its tokens first lets the caller compact the
-history before the call. The count comes from ``litellm.token_counter`` (the provider's
-tokenizer where LiteLLM has one, tiktoken otherwise), so it is an estimate; the window
+history before the call. The count comes from ``litellm.token_counter``, always with a
+tokenizer this process already has: LiteLLM's bundled Claude tokenizer or tiktoken's
+``cl100k_base``, never one LiteLLM would download from the Hugging Face hub for Llama or
+Command R models (with the hub unreachable each count would wait ~23 s, on the request's
+event loop). So it is an estimate; the window
 comes from ``litellm.get_model_info`` unless the caller overrides it. LiteLLM is
 imported inside the functions, so importing this package never loads it.
 """
@@ -184,12 +187,38 @@ def _count_tokens(
     try:
         count = litellm.token_counter(
             model=model,
+            custom_tokenizer=_local_tokenizer(model),
             messages=[dict(m) for m in messages],
             tools=[dict(t) for t in tools] if tools else None,
         )
     except Exception as err:  # a message shape the counter cannot read
         return None, f"LiteLLM could not count the tokens: {err}"
     return int(count), None
+
+
+_DOWNLOADED = frozenset({"cohere", "llama2", "llama3"})
+"""LiteLLM's tokenizer kinds it fetches from the Hugging Face hub (its Claude one ships
+with it)."""
+
+
+def _local_tokenizer(model: str) -> Any:
+    """The tokenizer to count with: never one LiteLLM would download.
+
+    Returns tiktoken's ``cl100k_base`` where LiteLLM would fetch a tokenizer, else
+    ``None`` (LiteLLM's own choice, which is local).
+    """
+    from litellm import utils
+
+    kind = getattr(utils, "huggingface_tokenizer_kind", None)
+    try:
+        downloads = kind(model) in _DOWNLOADED if callable(kind) else True
+    except Exception:  # a LiteLLM without this helper's contract: stay local
+        downloads = True
+    if not downloads:
+        return None
+    from litellm._lazy_imports import get_default_encoding
+
+    return {"type": "openai_tokenizer", "tokenizer": get_default_encoding()}
 
 
 def _positive(value: object) -> int | None:
