@@ -379,3 +379,38 @@ def test_merged_reasoning_is_a_blank_line_apart() -> None:
     out, counts = _fixed("gemini/gemini-2.5-pro", messages)
     assert counts == {"consecutive_turns": 1}
     assert out[1]["reasoning_content"] == "r0\n\nline"
+
+
+# -- Gemini signatures are bound to their endpoint (item 3) --------------------------------
+
+
+@pytest.mark.parametrize(
+    ("stamp", "model"),
+    [
+        (
+            {"provider": "vertex_ai", "api": "gemini", "model": "gemini-3-pro-preview"},
+            "gemini/gemini-3-pro-preview",
+        ),
+        (
+            {"provider": "gemini", "api": "gemini", "model": "gemini-3-pro-preview"},
+            "vertex_ai/gemini-3-pro-preview",
+        ),
+    ],
+    ids=["vertex-to-studio", "studio-to-vertex"],
+)
+def test_a_gemini_signature_does_not_cross_endpoints(stamp: dict[str, Any], model: str) -> None:
+    signature = "c2lnbmVkIGJ5IG9uZSBlbmRwb2ludA=="
+    call = {**_call("call_ab12"), "provider_specific_fields": {"thought_signature": signature}}
+    turn = {"role": "assistant", "content": None, "tool_calls": [call], STAMP_KEY: stamp}
+    messages = [
+        {"role": "user", "content": "q"},
+        turn,
+        {"role": "tool", "tool_call_id": "call_ab12", "content": "r"},
+    ]
+    out, counts = _fixed(model, messages)
+    assert counts["foreign_reasoning"] == 1
+    assert signature not in json.dumps(out)
+    # Back to the endpoint that made it, it is replayed as it was.
+    same = {**stamp, "provider": model.split("/", 1)[0]}
+    back = sanitize_messages([messages[0], {**turn, STAMP_KEY: same}, messages[2]], model)
+    assert signature in json.dumps(back.messages)
