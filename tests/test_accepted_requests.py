@@ -402,7 +402,7 @@ def test_a_gemini_signature_does_not_cross_endpoints(stamp: dict[str, Any], mode
     signature = "c2lnbmVkIGJ5IG9uZSBlbmRwb2ludA=="
     call = {**_call("call_ab12"), "provider_specific_fields": {"thought_signature": signature}}
     turn = {"role": "assistant", "content": None, "tool_calls": [call], STAMP_KEY: stamp}
-    messages = [
+    messages: list[dict[str, Any]] = [
         {"role": "user", "content": "q"},
         turn,
         {"role": "tool", "tool_call_id": "call_ab12", "content": "r"},
