@@ -414,3 +414,22 @@ def test_a_gemini_signature_does_not_cross_endpoints(stamp: dict[str, Any], mode
     same = {**stamp, "provider": model.split("/", 1)[0]}
     back = sanitize_messages([messages[0], {**turn, STAMP_KEY: same}, messages[2]], model)
     assert signature in json.dumps(back.messages)
+
+
+def test_parallel_gemini_calls_signed_on_the_first_only_are_one_same_model_turn() -> None:
+    """How Gemini and LiteLLM return parallel calls (item 2): unstamped, still replayed."""
+    signature = "c2lnbmVkIG9uIHRoZSBmaXJzdCBjYWxs"
+    first = {
+        **_call(f"call_aa11__thought__{signature}"),
+        "provider_specific_fields": {"thought_signature": signature},
+    }
+    messages: list[dict[str, Any]] = [
+        {"role": "user", "content": "q"},
+        {"role": "assistant", "content": None, "tool_calls": [first, _call("call_bb22")]},
+        {"role": "tool", "tool_call_id": first["id"], "content": "1"},
+        {"role": "tool", "tool_call_id": "call_bb22", "content": "2"},
+        {"role": "user", "content": "n"},
+    ]
+    result = sanitize_messages(messages, "gemini/gemini-2.5-pro")
+    assert not result.report.changed
+    assert result.messages[1] is messages[1]
