@@ -10,6 +10,7 @@ fixed point; other targets are left as they were.
 
 from __future__ import annotations
 
+import base64
 import copy
 import json
 from typing import Any
@@ -433,3 +434,33 @@ def test_parallel_gemini_calls_signed_on_the_first_only_are_one_same_model_turn(
     result = sanitize_messages(messages, "gemini/gemini-2.5-pro")
     assert not result.report.changed
     assert result.messages[1] is messages[1]
+
+
+# -- Images carry the type of their bytes (item 9) -----------------------------------------
+
+
+def _jpeg_b64() -> str:
+    from io import BytesIO
+
+    from PIL import Image
+
+    buffer = BytesIO()
+    Image.new("RGB", (4, 4), "red").save(buffer, "JPEG")
+    return base64.b64encode(buffer.getvalue()).decode()
+
+
+@pytest.mark.parametrize("declared", ["image/png", "image/heic", "application/octet-stream"])
+def test_an_image_gets_the_media_type_of_its_bytes(declared: str) -> None:
+    data = _jpeg_b64()
+    part = {"type": "image_url", "image_url": {"url": f"data:{declared};base64,{data}"}}
+    messages: list[dict[str, Any]] = [
+        {"role": "user", "content": [{"type": "text", "text": "see"}, part]}
+    ]
+    (violation,) = validate_messages(messages, "anthropic/claude-sonnet-4-5")
+    assert violation.provider_error == (
+        "messages.0.content.1.image.source.base64: The image was specified using the "
+        f"{declared} media type, but the image appears to be a image/jpeg image"
+    )
+    out, counts = _fixed("anthropic/claude-sonnet-4-5", messages)
+    assert counts == {"image_payload": 1}
+    assert out[0]["content"][1]["image_url"]["url"] == f"data:image/jpeg;base64,{data}"

@@ -641,7 +641,7 @@ def test_sanitize_returns_same_object_without_decoding_fitting_images(
         SystemMessage(content=(_text("sys"),)),
         _user(_text(), *[_inline(r) for r in raws[:10]]),
         AssistantMessage(content=(_text("ok"),)),
-        _tool(*[_inline(r, "image/jpeg") for r in raws[10:]]),  # wrong mime kept as is
+        _tool(*[_inline(r) for r in raws[10:]]),
     )
     run = _run(messages, _ctx("anthropic"))
     assert run.unchanged
@@ -684,6 +684,7 @@ def test_sanitize_never_mutates_input_and_shares_untouched_messages() -> None:
     assert _kinds(run.changes) == [
         (1, "undecodable"),
         (3, "reencoded"),
+        (3, "type fixed"),  # a PNG declared image/gif
         (4, "base64 padded"),
         (5, "too many pixels"),
     ]

@@ -58,6 +58,9 @@ def stack() -> Iterator[Stack]:
             "redis_host": redis_server.host,
             "redis_port": redis_server.port,
             "redis_retry_after": RETRY_AFTER,
+            # A loaded CI machine can take longer than the 0.25 s default to open a
+            # proxy's first Redis connection; a stopped Redis refuses at once anyway.
+            "redis_timeout": 2.0,
             "unknown_provenance": "foreign",
         }
         a = ProxyServer("A", standin_config(standin.base_url, **shared))

@@ -55,6 +55,7 @@ ErrorKind = Literal[
     "null_content",
     "invalid_arguments",
     "lone_reasoning_item",
+    "image_media_type",
 ]
 """What went wrong, as a provider words it (several kinds may share one code)."""
 
@@ -110,6 +111,8 @@ DEFAULTS: Final[dict[str, Any]] = {
     "n_b64": 0,
     "limit_b64": 0,
     "limit_b64_mb": "0",
+    "declared": "",
+    "actual": "",
 }
 
 

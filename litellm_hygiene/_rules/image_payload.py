@@ -9,10 +9,13 @@ allowed size for many-image requests: 2000 pixels``), a file over the per-image 
 
 1. Invalid base64, unreadable images and decompression bombs become placeholders that
    say why. Base64 missing only its padding is padded.
-2. An image over ``max_image_bytes`` or the effective side limit is downscaled and
+2. An image whose declared MIME type is not what its bytes are (a JPEG sent as
+   ``image/png``, any image as ``image/heic`` or ``application/octet-stream``) gets the
+   type of its bytes: Anthropic rejects a type that does not match them.
+3. An image over ``max_image_bytes`` or the effective side limit is downscaled and
    re-encoded (see :func:`~._image_codec.fit_image`); its MIME type becomes the real
    one. One that cannot be made to fit becomes a placeholder.
-3. When the request's inline bytes exceed ``max_total_image_bytes``, the largest images
+4. When the request's inline bytes exceed ``max_total_image_bytes``, the largest images
    are shrunk first until the total fits.
 
 Images that already fit keep their data and MIME type byte for byte; measuring them
@@ -142,6 +145,15 @@ def _settle(
             }
             return replace(fate, error="image_too_large", values=values)
         return replace(fate, error="image_side", values={"limit": max_side})
+    declared = site.image.mime_type
+    if facts.mime_type is not None and declared != facts.mime_type:
+        data = site.image.data
+        if facts.missing_padding:
+            data = f"{data}{'=' * (-len(data or '') % 4)}"
+        block = copy_unchecked(site.image, data=data, mime_type=facts.mime_type)
+        detail = f"declared {declared or 'no type'}, the bytes are {facts.mime_type}"
+        values = {"declared": declared or "", "actual": facts.mime_type}
+        return _Fate(block, "image_type_fixed", detail, facts.byte_size, "image_media_type", values)
     if facts.missing_padding:
         data = f"{site.image.data}{'=' * (-len(site.image.data or '') % 4)}"
         block = copy_unchecked(site.image, data=data)
@@ -263,6 +275,10 @@ class ImagePayload(Rule):
                 "pixels"
             ),
             "images_total": "request_too_large: Request exceeds the maximum size",
+            "image_media_type": (
+                "messages.{m}.content.{c}.image.source.base64: The image was specified using "
+                "the {declared} media type, but the image appears to be a {actual} image"
+            ),
         },
         "gemini": {
             "image_base64": (
