@@ -464,3 +464,37 @@ def test_an_image_gets_the_media_type_of_its_bytes(declared: str) -> None:
     out, counts = _fixed("anthropic/claude-sonnet-4-5", messages)
     assert counts == {"image_payload": 1}
     assert out[0]["content"][1]["image_url"]["url"] == f"data:image/jpeg;base64,{data}"
+
+
+def test_merged_gemini_turns_keep_each_texts_signature_and_a_boundary() -> None:
+    gemini = {"provider": "gemini", "api": "gemini", "model": "gemini-2.5-pro"}
+
+    def turn(text: str, signature: str) -> dict[str, Any]:
+        fields = {"thought_signatures": [signature]}
+        return {
+            "role": "assistant",
+            "content": text,
+            "provider_specific_fields": fields,
+            STAMP_KEY: gemini,
+        }
+
+    messages: list[dict[str, Any]] = [
+        {"role": "user", "content": "q"},
+        turn("a", "c2ln"),
+        turn("b", "c2lnMg=="),
+        {"role": "user", "content": "n"},
+    ]
+    out, counts = _fixed("gemini/gemini-2.5-pro", messages)
+    assert counts == {"consecutive_turns": 1}
+    assert out[1]["content"] == [{"type": "text", "text": "a"}, {"type": "text", "text": "b"}]
+    assert out[1]["provider_specific_fields"] == {"thought_signatures": ["c2ln", "c2lnMg=="]}
+    plain = [
+        {"role": "user", "content": "q"},
+        {"role": "assistant", "content": "Hello"},
+        {"role": "assistant", "content": "world"},
+        {"role": "user", "content": "n"},
+    ]
+    assert sanitize_messages(plain, "anthropic/claude-sonnet-4-5").messages[1] == {
+        "role": "assistant",
+        "content": "Hello\n\nworld",
+    }

@@ -62,14 +62,17 @@ def _merge_users(first: UserMessage, second: UserMessage) -> UserMessage:
 
 def _merge_assistants(first: AssistantMessage, second: AssistantMessage) -> AssistantMessage:
     content = first.content + second.content
-    if plain_string(first) and plain_string(second):
+    # Texts become one string only when no signature rides on either: a Gemini text
+    # signature belongs to its own text, so signed texts stay separate parts.
+    signed = any(isinstance(b, TextContent) and b.text_signature for b in content)
+    if plain_string(first) and plain_string(second) and not signed:
         form = "string"
     elif any(isinstance(b, TextContent | OpaqueContent) for b in content):
         form = "list"
     else:
         form = "null"
     if form == "string":
-        text = "".join(b.text for b in content if isinstance(b, TextContent))
+        text = "\n\n".join(b.text for b in content if isinstance(b, TextContent))
         content = (construct_unchecked(TextContent, text=text),)
     extra = {**second.extra, **first.extra}
     return copy_unchecked(first, content=content, content_form=form, extra=extra, stamped=False)
