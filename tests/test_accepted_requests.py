@@ -10,6 +10,7 @@ fixed point; other targets are left as they were.
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import copy
 import json
@@ -22,7 +23,8 @@ from litellm.litellm_core_utils.prompt_templates.factory import (
 )
 from litellm.llms.mistral.chat.transformation import MistralConfig
 
-from litellm_hygiene import STAMP_KEY, sanitize_messages, validate_messages
+from litellm_hygiene import STAMP_KEY, HygieneCallback, sanitize_messages, validate_messages
+from litellm_hygiene._integration._request import HEAVY_IMAGE_CHARS
 from litellm_hygiene._rules.assistant_first import LEADING_USER_TEXT
 from litellm_hygiene._rules.empty_content import EMPTY_TURN_TEXT
 from litellm_hygiene._rules.turn_order import BRIDGE_TEXT
@@ -498,3 +500,47 @@ def test_merged_gemini_turns_keep_each_texts_signature_and_a_boundary() -> None:
         "role": "assistant",
         "content": "Hello\n\nworld",
     }
+
+
+# -- Heavy image work runs off the event loop (item 9) -------------------------------------
+
+
+def _big_png_b64() -> str:
+    from io import BytesIO
+
+    from PIL import Image
+
+    buffer = BytesIO()
+    Image.effect_noise((9000, 400), 64).convert("RGB").save(buffer, "PNG")
+    return base64.b64encode(buffer.getvalue()).decode()
+
+
+async def test_a_request_with_a_large_image_leaves_the_event_loop_free() -> None:
+    """Anthropic takes at most 8000 px a side: the image is re-encoded, off the loop."""
+    data = _big_png_b64()
+    assert len(data) > HEAVY_IMAGE_CHARS
+    url = f"data:image/png;base64,{data}"
+    part = {"type": "image_url", "image_url": {"url": url}}
+    kwargs = {
+        "model": "anthropic/claude-sonnet-4-5",
+        "messages": [{"role": "user", "content": [{"type": "text", "text": "see"}, part]}],
+    }
+    ticks = 0
+    running = True
+
+    async def ticker() -> None:
+        nonlocal ticks
+        while running:
+            await asyncio.sleep(0)
+            ticks += 1
+
+    task = asyncio.create_task(ticker())
+    await asyncio.sleep(0)
+    before = ticks
+    new = await HygieneCallback().async_pre_call_deployment_hook(kwargs, "acompletion")
+    during = ticks - before
+    running = False
+    await task
+    assert new is not None
+    assert new["messages"][0]["content"][1]["image_url"]["url"] != url  # re-encoded to fit
+    assert during > 0, "the hook held the event loop for the whole image"

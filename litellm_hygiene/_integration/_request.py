@@ -9,6 +9,7 @@ validator shortcut returns the caller's list untouched when nothing needs to cha
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -16,7 +17,7 @@ from typing import Any
 from .._errors import InvalidMessageError
 from .._openai import STAMP_KEY
 from .._openai._decode import as_message_dict
-from .._openai._facts import OPAQUE, WirePlan, read_facts, wire_plan
+from .._openai._facts import OPAQUE, WirePlan, inline_image_chars, read_facts, wire_plan
 from .._policy import Policy, policy_for
 from .._sanitize import sanitize_for_target
 from .._target import TargetModel, resolve_target
@@ -69,12 +70,38 @@ async def prepare_request(
     target = target_of(kwargs)
     wanted = _unstamped_assistants(messages, target) if store is not None else []
     found: list[Provenance | None] = []
+    error: str | None = None
     if store is not None and wanted:
         try:
             found = await aget_many(store, [keys for _, keys in wanted])
         except Exception as err:  # a store failure must not cost the transformation
-            return _finish(kwargs, messages, target, options, [], [], type(err).__name__)
-    return _finish(kwargs, messages, target, options, wanted, found)
+            wanted, error = [], type(err).__name__
+    if _heavy(messages):
+        # Decoding and re-encoding large images, or walking a huge transcript, would
+        # hold the event loop (and every other request on this worker) for its whole
+        # duration: do it on a worker thread (Pillow releases the GIL while it works).
+        return await asyncio.to_thread(
+            _finish, kwargs, messages, target, options, wanted, found, error
+        )
+    return _finish(kwargs, messages, target, options, wanted, found, error)
+
+
+HEAVY_IMAGE_CHARS = 1 << 20
+"""Inline image data (base64 characters) above which hygiene runs off the event loop."""
+HEAVY_MESSAGES = 2000
+"""Messages above which hygiene runs off the event loop."""
+
+
+def _heavy(messages: Sequence[Any]) -> bool:
+    """Whether transforming ``messages`` may take long enough to stall the event loop."""
+    if len(messages) > HEAVY_MESSAGES:
+        return True
+    total = 0
+    for message in messages:
+        total += inline_image_chars(message)
+        if total > HEAVY_IMAGE_CHARS:
+            return True
+    return False
 
 
 def prepare_request_sync(

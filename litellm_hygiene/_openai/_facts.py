@@ -55,6 +55,7 @@ __all__ = [
     "WirePlan",
     "arguments",
     "evidence",
+    "inline_image_chars",
     "plain_facts",
     "read_facts",
     "signatures",
@@ -336,6 +337,21 @@ def _assistant(msg: Mapping[str, Any], index: int, plan: WirePlan) -> Facts:
     if not calls:
         return plain_facts("assistant", flags)
     return Facts("assistant", flags | CALLS, tuple(calls))
+
+
+def inline_image_chars(message: Any) -> int:
+    """The length of the ``data:`` image URLs in a message's content (0 when unreadable)."""
+    content = message.get("content") if isinstance(message, Mapping) else None
+    if not isinstance(content, list):
+        return 0
+    total = 0
+    for part in content:
+        if isinstance(part, Mapping) and part.get("type") == "image_url":
+            raw = part.get("image_url")
+            url = raw.get("url") if isinstance(raw, Mapping) else raw
+            if isinstance(url, str) and url.startswith("data:"):
+                total += len(url)
+    return total
 
 
 def arguments(message: Any) -> list[Any]:
