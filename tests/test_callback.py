@@ -316,6 +316,46 @@ async def test_hygiene_router_sends_unmapped_overflow_to_context_window_fallback
     assert response.choices[0].message.content == "fits"
 
 
+TOOL_ID_TOO_LONG = (
+    "Invalid 'messages[11].tool_calls[0].id': string too long. Expected a string with maximum "
+    "length 40, but got a string with length 41 instead."
+)
+
+
+class IdErrorMappedToOverflow(CustomLogger):
+    """Makes the small deployment fail as LiteLLM reports OpenAI's id-length error."""
+
+    async def async_pre_call_deployment_hook(
+        self, kwargs: dict[str, Any], call_type: Any
+    ) -> dict[str, Any] | None:
+        if kwargs.get("model") != "openai/gpt-4o":
+            return None
+        error = ContextWindowExceededError(
+            message=TOOL_ID_TOO_LONG, model="gpt-4o", llm_provider="openai"
+        )
+        return {**kwargs, "mock_response": error}
+
+
+async def test_hygiene_router_keeps_an_id_error_out_of_context_window_fallbacks(
+    spy: Spy,
+) -> None:
+    """LiteLLM maps the id error to overflow; a bigger window would get the same request."""
+    register(spy)
+    litellm.callbacks.append(IdErrorMappedToOverflow())
+    model_list = [
+        {"model_name": "small", "litellm_params": {"model": "openai/gpt-4o", "mock_response": "x"}},
+        {"model_name": "big", "litellm_params": {"model": CLAUDE, "mock_response": "fits"}},
+    ]
+    plain = Router(model_list=model_list, context_window_fallbacks=[{"small": ["big"]}])
+    response = await plain.acompletion(model="small", messages=claude_history())
+    assert response.choices[0].message.content == "fits"  # LiteLLM alone falls back
+    router = HygieneRouter(model_list=model_list, context_window_fallbacks=[{"small": ["big"]}])
+    with pytest.raises(BadRequestError) as raised:
+        await router.acompletion(model="small", messages=claude_history())
+    assert not isinstance(raised.value, ContextWindowExceededError)
+    assert "not a context-window overflow" in str(raised.value)
+
+
 async def test_streamed_answer_is_remembered_and_its_closing_chunk_stamped(spy: Spy) -> None:
     store = MemoryStore()
     register(spy, store=store)

@@ -54,7 +54,8 @@ class HygieneEngine:
     Attributes:
         stats: Counters: ``requests``, ``changed``, ``unchanged``, ``restored``,
             ``errors`` (and ``error:<Type>``), ``invalid_input``, ``overflow_flagged``,
-            ``overflow_upgraded``, ``overflow_rejected``, ``store_errors``.
+            ``overflow_upgraded``, ``overflow_downgraded``, ``overflow_rejected``,
+            ``store_errors``.
     """
 
     def __init__(

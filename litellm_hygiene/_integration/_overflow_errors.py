@@ -10,12 +10,18 @@ only turns a detected token overflow into the error type LiteLLM's users expect.
 from __future__ import annotations
 
 import httpx
-from litellm.exceptions import ContextWindowExceededError
+from litellm.exceptions import BadRequestError, ContextWindowExceededError
 
 from .._overflow import Overflow, OverflowPrediction, detect_overflow
 from .._target import TargetModel
 
-__all__ = ["overflow_error", "predicted_overflow_error", "token_overflow_of"]
+__all__ = [
+    "not_overflow_error",
+    "overflow_error",
+    "predicted_overflow_error",
+    "retyped",
+    "token_overflow_of",
+]
 
 _TOKEN_KINDS = frozenset({"error_pattern", "error_code", "stop_reason"})
 """Error signals that mean the prompt did not fit in tokens. ``request_too_large`` is a
@@ -59,6 +65,33 @@ def overflow_error(
         llm_provider=getattr(error, "llm_provider", None) or (target.provider if target else None),
         response=response if isinstance(response, httpx.Response) else None,
     )
+
+
+def not_overflow_error(error: BaseException) -> BadRequestError | None:
+    """``error`` as ``BadRequestError`` when LiteLLM mapped a look-alike to overflow.
+
+    LiteLLM maps OpenAI's ``Invalid 'messages[11].tool_calls[0].id': string too long``
+    to ``ContextWindowExceededError``: a bigger window would not help, and
+    ``context_window_fallbacks`` would send the same invalid request on. ``None`` when
+    ``error`` is not LiteLLM's overflow error or really is an overflow.
+    """
+    if not isinstance(error, ContextWindowExceededError) or detect_overflow(error) is not None:
+        return None
+    message = str(getattr(error, "message", "") or error)
+    if message.startswith(_LITELLM_PREFIX):
+        message = message.split(": ", 1)[-1]
+    response = getattr(error, "response", None)
+    return BadRequestError(
+        message=f"{message} (litellm_hygiene: not a context-window overflow)",
+        model=str(getattr(error, "model", "") or ""),
+        llm_provider=str(getattr(error, "llm_provider", "") or ""),
+        response=response if isinstance(response, httpx.Response) else None,
+    )
+
+
+def retyped(error: BaseException, target: TargetModel | None) -> Exception | None:
+    """``error`` with the type its content says, or ``None`` when it has it already."""
+    return overflow_error(error, target) or not_overflow_error(error)
 
 
 def predicted_overflow_error(

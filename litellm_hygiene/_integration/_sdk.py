@@ -16,10 +16,11 @@ from typing import Any
 
 import litellm
 from litellm import ModelResponse
+from litellm.exceptions import ContextWindowExceededError
 from litellm.router import Router
 
 from ._callback import HygieneCallback
-from ._overflow_errors import overflow_error
+from ._overflow_errors import retyped
 from ._report import CallReport
 from ._request import target_of
 
@@ -105,10 +106,11 @@ async def acompletion(
 def _raise_upgraded(callback: HygieneCallback, err: Exception, call: dict[str, Any]) -> None:
     if not callback.options.upgrade_overflow_errors:
         return
-    upgraded = overflow_error(err, target_of(call))
-    if upgraded is not None:
-        callback.stats["overflow_upgraded"] += 1
-        raise upgraded from err
+    corrected = retyped(err, target_of(call))
+    if corrected is not None:
+        upgraded = isinstance(corrected, ContextWindowExceededError)
+        callback.stats["overflow_upgraded" if upgraded else "overflow_downgraded"] += 1
+        raise corrected from err
 
 
 class HygieneRouter(Router):
@@ -124,9 +126,14 @@ class HygieneRouter(Router):
     async def async_function_with_fallbacks_common_utils(
         self, e: Exception, *args: Any, **kwargs: Any
     ) -> Any:
-        """Re-type an unmapped overflow, then let the Router decide on fallbacks."""
-        upgraded = overflow_error(e, None)
-        if upgraded is not None:
-            upgraded.__cause__ = e
-            e = upgraded
+        """Re-type an error by what it says, then let the Router decide on fallbacks.
+
+        An unmapped overflow becomes ``ContextWindowExceededError`` (so the
+        ``context_window_fallbacks`` fire); a look-alike LiteLLM mapped to it (a tool id
+        over its length limit) becomes ``BadRequestError`` (so they do not).
+        """
+        corrected = retyped(e, None)
+        if corrected is not None:
+            corrected.__cause__ = e
+            e = corrected
         return await super().async_function_with_fallbacks_common_utils(e, *args, **kwargs)
