@@ -15,7 +15,15 @@ from pydantic import BaseModel, ConfigDict
 
 from ._target import Family, TargetModel
 
-__all__ = ["POLICIES", "IdRule", "Policy", "ResponseField", "UnknownProvenance", "policy_for"]
+__all__ = [
+    "POLICIES",
+    "IdRule",
+    "Policy",
+    "ResponseField",
+    "UnknownProvenance",
+    "policy_for",
+    "thinking_mode",
+]
 
 ResponseField = Literal[
     "thinking_blocks", "reasoning_content", "provider_specific_fields", "reasoning_items"
@@ -70,6 +78,10 @@ class Policy(BaseModel):
             call has exactly one result before the next turn.
         merge_user_turns: Merge consecutive user turns (strict alternation).
         merge_assistant_turns: Merge consecutive assistant turns.
+        reasoning_on_calls: Thinking mode of DeepSeek and Kimi: every assistant turn with
+            tool calls carries ``reasoning_content`` (``The reasoning_content in the
+            thinking mode must be passed back to the API``), and another model's
+            readable thinking is passed back there rather than as text.
         reasoning_needs_answer: A reasoning item is replayed only with a text or call
             item after it (OpenAI Responses).
         parse_tool_arguments: LiteLLM's converter parses tool-call arguments: ones that
@@ -106,6 +118,7 @@ class Policy(BaseModel):
     repair_tool_pairing: bool = True
     merge_user_turns: bool = False
     merge_assistant_turns: bool = False
+    reasoning_on_calls: bool = False
     reasoning_needs_answer: bool = False
     parse_tool_arguments: bool = False
     mistral_turn_order: bool = False
@@ -203,15 +216,48 @@ POLICIES: Final[Mapping[Family, Policy]] = MappingProxyType(
         "openai-compatible": Policy(
             family="openai-compatible",
             tool_ids=IdRule(allowed=_SAFE, max_length=40),
-            strip_fields=frozenset(
-                {"thinking_blocks", "provider_specific_fields", "reasoning_items"}
-            ),
+            strip_fields=ALL_RESPONSE_FIELDS,
         ),
     }
 )
 """The policy of each provider family."""
 
 
+_THINKING_MODE: Final = POLICIES["openai-compatible"].model_copy(
+    update={
+        "reasoning_on_calls": True,
+        "strip_fields": frozenset(
+            {"thinking_blocks", "provider_specific_fields", "reasoning_items"}
+        ),
+        "strip_foreign_fields": ALL_RESPONSE_FIELDS - {"reasoning_content"},
+    }
+)
+"""OpenAI-compatible targets in thinking mode (DeepSeek's reasoner, Kimi's thinking
+models): ``reasoning_content`` is required on tool-call turns, so it is kept."""
+
+
+def thinking_mode(target: TargetModel) -> bool:
+    """The target thinks by default and wants its reasoning passed back (DeepSeek, Kimi).
+
+    DeepSeek's ``deepseek-reasoner`` (and V4, R1, ``-thinking`` models), and Kimi's
+    ``-thinking`` models, behind any OpenAI-compatible route; a DeepSeek model LiteLLM's
+    map says reasons. ``deepseek-chat`` in non-thinking mode is not.
+    """
+    if target.family != "openai-compatible":
+        return False
+    model = target.model_id.lower()
+    if "deepseek" in model or target.provider == "deepseek":
+        markers = ("reasoner", "-r1", "/r1", "v4", "thinking")
+        return any(m in model for m in markers) or bool(target.capabilities.reasoning)
+    return "kimi" in model and "thinking" in model
+
+
 def policy_for(target: TargetModel) -> Policy:
-    """The policy for ``target``: its family's record."""
+    """The policy for ``target``: its family's record.
+
+    DeepSeek and Kimi in thinking mode get the OpenAI-compatible record that keeps
+    ``reasoning_content`` and requires it on tool-call turns.
+    """
+    if thinking_mode(target):
+        return _THINKING_MODE
     return POLICIES[target.family]

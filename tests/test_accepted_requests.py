@@ -544,3 +544,61 @@ async def test_a_request_with_a_large_image_leaves_the_event_loop_free() -> None
     assert new is not None
     assert new["messages"][0]["content"][1]["image_url"]["url"] != url  # re-encoded to fit
     assert during > 0, "the hook held the event loop for the whole image"
+
+
+# -- DeepSeek and Kimi in thinking mode (item 5) -------------------------------------------
+
+_THINKING = ["deepseek/deepseek-reasoner", "moonshot/kimi-k2-thinking"]
+
+
+def _claude_tool_turn() -> list[dict[str, Any]]:
+    claude = {"provider": "anthropic", "api": "anthropic-messages", "model": "claude-sonnet-4-5"}
+    turn = {
+        "role": "assistant",
+        "content": "Let me check.",
+        "thinking_blocks": [{"type": "thinking", "thinking": "plan", "signature": "c2ln"}],
+        "reasoning_content": "plan",
+        "tool_calls": [_call("toolu_01")],
+        STAMP_KEY: claude,
+    }
+    return [
+        {"role": "user", "content": "q"},
+        turn,
+        {"role": "tool", "tool_call_id": "toolu_01", "content": "r"},
+    ]
+
+
+@pytest.mark.parametrize("model", _THINKING)
+def test_another_models_thinking_is_passed_back_as_reasoning_content(model: str) -> None:
+    out, counts = _fixed(model, _claude_tool_turn())
+    assert out[1]["reasoning_content"] == "plan"
+    assert out[1]["content"] == "Let me check."
+    assert "thinking_blocks" not in out[1] and "c2ln" not in json.dumps(out)
+    assert counts["foreign_reasoning"] == 1
+
+
+@pytest.mark.parametrize("model", _THINKING)
+def test_a_tool_call_turn_without_reasoning_gets_some(model: str) -> None:
+    messages: list[dict[str, Any]] = [
+        {"role": "user", "content": "q"},
+        {"role": "assistant", "content": None, "tool_calls": [_call("call_1")]},
+        {"role": "tool", "tool_call_id": "call_1", "content": "r"},
+    ]
+    (violation,) = validate_messages(messages, model)
+    assert violation.provider_error == (
+        "The reasoning_content in the thinking mode must be passed back to the API."
+    )
+    out, counts = _fixed(model, messages)
+    assert out[1]["reasoning_content"] == " "
+    assert counts == {"missing_reasoning": 1}
+
+
+@pytest.mark.parametrize(
+    "model", ["deepseek/deepseek-chat", "groq/llama-3.3-70b-versatile", "openai/gpt-4o"]
+)
+def test_other_openai_shaped_targets_get_neither_reasoning_nor_thinking_blocks(
+    model: str,
+) -> None:
+    out = sanitize_messages(_claude_tool_turn(), model).messages
+    assert "reasoning_content" not in out[1] and "thinking_blocks" not in out[1]
+    assert out[1]["content"] == "plan\n\nLet me check."

@@ -346,15 +346,17 @@ def test_openai_target_loses_response_only_fields_even_same_model() -> None:
     assert result.messages[1] == {"role": "assistant", "content": "a"}
 
 
-def test_deepseek_same_model_keeps_reasoning_content() -> None:
+def test_deepseek_in_thinking_mode_keeps_its_own_reasoning_content() -> None:
     messages = [
         {"role": "user", "content": "q"},
         {"role": "assistant", "content": "a", "reasoning_content": "because"},
     ]
-    result = sanitize_messages(
-        messages, "deepseek/deepseek-chat", source_model="deepseek/deepseek-chat"
-    )
-    assert result.messages == messages
+    model = "deepseek/deepseek-reasoner"
+    assert sanitize_messages(messages, model, source_model=model).messages == messages
+    # Not in thinking mode, an OpenAI-compatible target does not get it.
+    chat = "deepseek/deepseek-chat"
+    out = sanitize_messages(messages, chat, source_model=chat).messages
+    assert out[1] == {"role": "assistant", "content": "a"}
 
 
 def test_gemini_target_drops_non_base64_thought_signatures_even_same_model() -> None:

@@ -43,6 +43,8 @@ TARGETS = [
     "mistral/mistral-large-latest",
     "openrouter/mistralai/mistral-large",
     "deepseek/deepseek-chat",
+    "deepseek/deepseek-reasoner",
+    "moonshot/kimi-k2-thinking",
 ]
 # HYGIENE_EXAMPLES=400 for a longer run.
 SETTINGS = settings(max_examples=int(os.environ.get("HYGIENE_EXAMPLES", "40")), deadline=None)

@@ -13,23 +13,25 @@
    after step 5, which has already turned foreign thinking into text.
 7. ``non_base64_signature`` drops the signatures left on same-model turns that Google
    cannot decode.
-8. ``lone_reasoning`` drops Responses reasoning items nothing follows; after steps 5-7,
+8. ``missing_reasoning`` gives tool-call turns the ``reasoning_content`` DeepSeek and
+   Kimi in thinking mode require; after step 5 has moved foreign thinking there.
+9. ``lone_reasoning`` drops Responses reasoning items nothing follows; after steps 5-7,
    which decide what reasoning a turn keeps.
-9. ``tool_arguments`` sends arguments that are not a JSON object as their decoded
+10. ``tool_arguments`` sends arguments that are not a JSON object as their decoded
    object where LiteLLM's converter parses them.
-10. ``empty_content`` drops empty text and empty turns; after steps 5-7, which can empty
+11. ``empty_content`` drops empty text and empty turns; after steps 5-7, which can empty
    a turn, and before pairing and turn order look at the turns.
-11. ``tool_pairing`` moves, deduplicates, drops and synthesizes results while the
+12. ``tool_pairing`` moves, deduplicates, drops and synthesizes results while the
    original ids still tell which result answers which call.
-12. ``tool_call_id`` renames ids the target rejects; after step 11 every result sits
+13. ``tool_call_id`` renames ids the target rejects; after step 12 every result sits
     right after its call, so each turn's results map to its calls.
-13. ``turn_order`` puts turns in the order Mistral serves (system messages to the start,
+14. ``turn_order`` puts turns in the order Mistral serves (system messages to the start,
     an assistant turn between results and a user turn, a last assistant turn a prefix);
-    after step 11 has put every result after its call, and before merging, which it can
+    after step 12 has put every result after its call, and before merging, which it can
     make necessary by moving system messages away from between two user turns.
-14. ``consecutive_turns`` merges same-role turns, and 15. ``assistant_first`` puts a user
-    turn first, last among the turn rules: steps 2, 8, 10, 11 and 13 create and remove turns.
-16. ``hygiene_stamp`` removes the provenance stamp: it never reaches a provider.
+15. ``consecutive_turns`` merges same-role turns, and 16. ``assistant_first`` puts a user
+    turn first, last among the turn rules: steps 2, 9, 11, 12 and 14 create and remove turns.
+17. ``hygiene_stamp`` removes the provenance stamp: it never reaches a provider.
 
 Each rule finds nothing in its own output, and no later rule breaks what an earlier one
 fixed, so the pipeline's output is a fixed point: run again, it changes nothing.
@@ -50,6 +52,7 @@ from .hygiene_stamp import HygieneStamp
 from .image_payload import ImagePayload
 from .image_unsupported import ImageUnsupported
 from .lone_reasoning import LoneReasoning
+from .missing_reasoning import MissingReasoning
 from .non_base64_signature import NonBase64Signature
 from .null_content import NullContent
 from .response_only_field import ResponseOnlyField
@@ -81,6 +84,7 @@ RULES: Final[tuple[Rule, ...]] = (
     ForeignReasoning(),
     ResponseOnlyField(),
     NonBase64Signature(),
+    MissingReasoning(),
     LoneReasoning(),
     ToolArguments(),
     EmptyContent(),

@@ -20,6 +20,8 @@ foreign_reasoning        thinking, redacted thinking and signatures are valid on
 response_only_field      LiteLLM's response-only fields are removed where the target
                          rejects or misreads them
 non_base64_signature     Google decodes thought signatures as base64: others are dropped
+missing_reasoning        DeepSeek and Kimi in thinking mode get ``reasoning_content`` on every
+                         assistant turn with tool calls
 lone_reasoning           a Responses reasoning item with no text or call after it is dropped
 tool_arguments           arguments that are not a JSON object are sent as their best-effort
                          decoded object where LiteLLM's converter parses them
@@ -53,6 +55,7 @@ Code = Literal[
     "foreign_reasoning",
     "response_only_field",
     "non_base64_signature",
+    "missing_reasoning",
     "lone_reasoning",
     "tool_arguments",
     "empty_content",

@@ -56,6 +56,7 @@ ErrorKind = Literal[
     "invalid_arguments",
     "lone_reasoning_item",
     "image_media_type",
+    "missing_reasoning",
 ]
 """What went wrong, as a provider words it (several kinds may share one code)."""
 

@@ -37,19 +37,34 @@ _ANTHROPIC_REDACTED = "messages.{m}.content.{c}: Invalid `data` in `redacted_thi
 _RESPONSES = "The encrypted content for item {item} could not be verified."
 
 
-def _thinking(block: ThinkingContent, position: int, out: list[Any]) -> Problem:
+def _thinking(
+    block: ThinkingContent, position: int, out: list[Any], as_reasoning: bool
+) -> Problem | None:
     if block.redacted:
         return Problem(f"content[{position}]", "redacted thinking dropped", "foreign_redacted")
+    if as_reasoning and block.origin == "reasoning_content" and block.signature is None:
+        out.append(block)  # readable reasoning, bound to nothing: passed back as it is
+        return None
     kind = "foreign_reasoning_item" if block.origin == "reasoning_items" else "foreign_thinking"
     signed = kind if block.signature else None
     if not block.thinking.strip():
         return Problem(f"content[{position}]", "empty thinking dropped", signed)  # type: ignore[arg-type]
+    if as_reasoning:
+        reasoning = construct_unchecked(
+            ThinkingContent, thinking=block.thinking, origin="reasoning_content"
+        )
+        out.append(reasoning)
+        return Problem(f"content[{position}]", "thinking became reasoning_content", signed)  # type: ignore[arg-type]
     out.append(construct_unchecked(TextContent, text=block.thinking))
     return Problem(f"content[{position}]", "thinking became text", signed)  # type: ignore[arg-type]
 
 
-def foreign_blocks(message: AssistantMessage) -> Repair:
-    """The turn with its opaque reasoning data made safe for another model."""
+def foreign_blocks(message: AssistantMessage, *, as_reasoning: bool = False) -> Repair:
+    """The turn with its opaque reasoning data made safe for another model.
+
+    With ``as_reasoning`` (a target in thinking mode), readable thinking is passed back
+    as ``reasoning_content`` instead of becoming text.
+    """
     out: list[Any] = []
     problems: list[Problem] = []
     calls = 0
@@ -57,8 +72,11 @@ def foreign_blocks(message: AssistantMessage) -> Repair:
     for position, block in enumerate(message.content):
         if isinstance(block, ThinkingContent):
             before = len(out)
-            problems.append(_thinking(block, position, out))
-            if len(out) > before:
+            problem = _thinking(block, position, out, as_reasoning)
+            if problem is None:
+                continue
+            problems.append(problem)
+            if len(out) > before and isinstance(out[before], TextContent):
                 converted.append(before)
             continue
         if isinstance(block, ToolCall):
@@ -124,7 +142,7 @@ def _joined(blocks: list[Any]) -> list[Any]:
 
 def as_foreign(message: AssistantMessage, ctx: RuleContext) -> AssistantMessage:
     """``message`` as it goes to ``ctx``'s target when it is not replayable there."""
-    fixed, _ = foreign_blocks(message)
+    fixed, _ = foreign_blocks(message, as_reasoning=ctx.policy.reasoning_on_calls)
     assert isinstance(fixed, AssistantMessage)
     fixed, _ = strip_fields(fixed, ctx, replayable=False)
     return fixed
@@ -165,4 +183,4 @@ class ForeignReasoning(MessageRule):
         """The turn without another model's reasoning data."""
         if not isinstance(message, AssistantMessage) or conv.replayable(index):
             return message, []
-        return foreign_blocks(message)
+        return foreign_blocks(message, as_reasoning=conv.ctx.policy.reasoning_on_calls)
