@@ -15,6 +15,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from litellm.exceptions import ContextWindowExceededError
 
+from litellm_hygiene import AssistantMessage, TextContent
 from litellm_hygiene._overflow import detect_overflow, is_context_overflow
 from litellm_hygiene._overflow._detect import deciding_signal
 from litellm_hygiene._overflow._signals import LOOKALIKES, SIGNALS
@@ -439,3 +440,13 @@ def test_bare_no_body_400_is_trusted_only_for_cerebras() -> None:
 def test_any_text_is_read_without_error(text: str) -> None:
     found = detect_overflow(text)
     assert found is None or found.kind != "usage_over_window"
+
+
+def test_a_turn_that_stopped_normally_is_not_an_overflow_whatever_its_error_text() -> None:
+    text = "prompt is too long: 250000 tokens > 200000 maximum"
+    stopped = AssistantMessage(
+        content=(TextContent(text="ok"),), stop_reason="stop", error_message=text
+    )
+    assert not is_context_overflow(stopped)
+    failed = AssistantMessage(content=(), stop_reason="error", error_message=text)
+    assert is_context_overflow(failed)

@@ -110,7 +110,10 @@ def _from_message(message: AssistantMessage) -> Evidence:
         input_tokens=usage.input + usage.cache_read if usage else None,
         output_tokens=usage.output if usage else None,
     )
-    parts = [evidence_from_text(message.error_message)] if message.error_message else []
+    # An error text counts when the turn failed (or its end is unknown): a turn that
+    # stopped normally is not an overflow, whatever text it carries.
+    failed = message.stop_reason in (None, "error", "aborted")
+    parts = [evidence_from_text(message.error_message)] if message.error_message and failed else []
     for fields in (message.provider_specific_fields, message.extra):
         if fields:
             parts.append(evidence_from_mapping(fields, "success"))
