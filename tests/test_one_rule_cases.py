@@ -231,3 +231,25 @@ def test_foreign_thinking_is_never_joined_to_blank_text(model: str, content: Any
     messages = _exchange("call_abc", "  ", **turn, **gemini)
     out = _checked(model, messages)
     assert out[1]["content"] == content
+
+
+@pytest.mark.parametrize("model", ["deepseek/deepseek-chat", "mistral/mistral-large-latest"])
+def test_a_legacy_function_result_answering_a_renamed_call_follows_it(model: str) -> None:
+    """Found by a seeded 600-example run: a repeated id, answered by a ``function`` result."""
+
+    def call(call_id: str) -> dict[str, Any]:
+        return {"id": call_id, "function": {"name": "", "arguments": "{}"}}
+
+    messages: list[dict[str, Any]] = [
+        {"role": "system", "content": ""},
+        {
+            "role": "assistant",
+            "content": None,
+            "tool_calls": [call("call_0000"), call("toolu_000000"), call("toolu_000000")],
+        },
+        {"role": "function", "name": "", "content": None, "tool_call_id": "toolu_000000"},
+    ]
+    out = _checked(model, messages)
+    calls, _ = _ids(out)
+    answers = [m["tool_call_id"] for m in out if m["role"] in ("tool", "function")]
+    assert answers == calls

@@ -292,6 +292,12 @@ class _Renamer:
                 slot = self._turn(index, slot)
             elif facts.result_id is not None:
                 slot = self._result(index, slot)
+            elif facts.result is not None:
+                # A legacy ``function`` result that answers a call by ``tool_call_id``:
+                # it follows its call's new id, and the next result answers the next call.
+                wire_id = _pop(self.batch, facts.result)
+                if wire_id is not None and wire_id != facts.result:
+                    slot = self.conv.edited(slot, self.conv.wire.with_ids(slot.raw, {}, wire_id))
             elif facts.role != "tool":
                 self.batch.clear()
             out.append(slot)
