@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any, Final
 
-__all__ = ["copy_dict", "copy_json", "decode_arguments"]
+__all__ = ["INVALID", "copy_dict", "copy_json", "decode_arguments", "loads"]
 
 _CLOSERS = {"{": "}", "[": "]"}
 _MAX_REPAIR_ATTEMPTS = 64
@@ -73,12 +73,12 @@ def decode_arguments(text: str) -> dict[str, Any]:
     stripped = text.strip()
     if not stripped:
         return {}
-    value = _loads(stripped)
+    value = loads(stripped)
     if isinstance(value, str):
-        value = _loads(value.strip())
+        value = loads(value.strip())
     if isinstance(value, dict):
         return value
-    if value is _INVALID and stripped.startswith("{"):
+    if value is INVALID and stripped.startswith("{"):
         repaired = _repair(stripped)
         if isinstance(repaired, dict):
             return repaired
@@ -89,14 +89,24 @@ class _Invalid:
     pass
 
 
-_INVALID: Any = _Invalid()
+INVALID: Final[Any] = _Invalid()
+"""What :func:`loads` gives for text that is not JSON."""
+
+_scan_once: Final = json.JSONDecoder().scan_once  # the C scanner behind json.loads
+_space: Final = json.decoder.WHITESPACE.match
 
 
-def _loads(text: str) -> Any:
+def loads(text: Any) -> Any:
+    """``json.loads(text)`` for a ``str``, or :data:`INVALID` where it would raise.
+
+    The same parser json.loads runs, called without its Python layers: arguments of
+    tool calls are checked on every request, and most are a few dozen characters.
+    """
     try:
-        return json.loads(text)
-    except (ValueError, RecursionError):
-        return _INVALID
+        value, end = _scan_once(text, _space(text, 0).end())
+    except (StopIteration, TypeError, ValueError, RecursionError):
+        return INVALID
+    return value if _space(text, end).end() == len(text) else INVALID
 
 
 def _scan(text: str) -> tuple[list[str], bool, list[int]]:
@@ -133,17 +143,17 @@ def _scan(text: str) -> tuple[list[str], bool, list[int]]:
 def _close(prefix: str) -> Any:
     stack, in_string, _ = _scan(prefix)
     body = prefix + ('"' if in_string else "")
-    return _loads(body + "".join(reversed(stack)))
+    return loads(body + "".join(reversed(stack)))
 
 
 def _repair(text: str) -> Any:
     """Complete a truncated JSON object by closing it, cutting back member by member."""
     attempt = _close(text)
-    if attempt is not _INVALID:
+    if attempt is not INVALID:
         return attempt
     _, _, cuts = _scan(text)
     for cut in reversed(cuts[-_MAX_REPAIR_ATTEMPTS:]):
         attempt = _close(text[:cut])
-        if attempt is not _INVALID:
+        if attempt is not INVALID:
             return attempt
-    return _INVALID
+    return INVALID

@@ -11,13 +11,13 @@ and says so.
 
 from __future__ import annotations
 
-import json
 from typing import Any, ClassVar
 
 from .._build import copy_unchecked
 from .._content import ToolCall
 from .._messages import AssistantMessage, Message
 from .._openai._facts import CALLS
+from .._openai._json import loads
 from ._base import Conversation, MessageRule, Problem, Repair, RuleContext, Wording
 from ._codes import Code
 
@@ -26,12 +26,7 @@ __all__ = ["ToolArguments", "valid_arguments"]
 
 def valid_arguments(value: Any) -> bool:
     """Arguments LiteLLM's converters read as they are: an object, or its JSON text."""
-    if isinstance(value, dict):
-        return True
-    try:
-        return isinstance(json.loads(value), dict)
-    except (ValueError, TypeError, RecursionError):
-        return False
+    return isinstance(value, dict) or isinstance(loads(value), dict)
 
 
 class ToolArguments(MessageRule):

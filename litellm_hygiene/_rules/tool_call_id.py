@@ -24,7 +24,7 @@ import hashlib
 import re
 from collections import deque
 from collections.abc import Sequence
-from typing import ClassVar
+from typing import ClassVar, Final
 
 from .._openai._tools import join_id, split_id
 from .._policy import IdRule
@@ -37,6 +37,8 @@ _BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 _ITEM = re.compile(r"[a-zA-Z0-9_-]*")
 _FUNCTION = "\0function:"
 _SHOWN = 80
+_POWERS: Final = tuple(62**n for n in range(65))
+_PAIRS: Final = tuple(_BASE62[n % 62] + _BASE62[n // 62] for n in range(62 * 62))
 
 _OPENAI_TOO_LONG = (
     "Invalid '{where}': string too long. Expected a string with maximum length {limit}, "
@@ -74,6 +76,12 @@ def _plain_problem(value: str, rule: IdRule) -> tuple[str, str] | None:
     return None
 
 
+@functools.lru_cache(maxsize=32)
+def _loosened(rule: IdRule, **update: int | None) -> IdRule:
+    """``rule`` with some lengths lifted (built once per rule, not once per id)."""
+    return rule.model_copy(update=update)
+
+
 def _problem(value: str, rule: IdRule) -> tuple[str, str] | None:
     if rule.keep_responses_pairs and "|" in value:
         call_id, _, item = value.partition("|")
@@ -83,7 +91,7 @@ def _problem(value: str, rule: IdRule) -> tuple[str, str] | None:
             return "item_id_chars", "the item id may hold only letters, digits, '_' and '-'"
         if len(value) > 64:
             return "id_too_long", f"the pair is {len(value)} characters; at most 64 allowed"
-        return _plain_problem(call_id, rule.model_copy(update={"max_length": None}))
+        return _plain_problem(call_id, _loosened(rule, max_length=None))
     return _plain_problem(value, rule)
 
 
@@ -110,29 +118,36 @@ class _Checker:
 
 
 def _base62(digest: bytes, length: int) -> str:
-    number = int.from_bytes(digest, "big")
+    """The last ``length`` base-62 digits of the digest, least significant first."""
+    # Only the digest's residue modulo 62**length decides them; two digits at a time.
+    number = int.from_bytes(digest, "big") % _POWERS[length]
     chars = []
-    for _ in range(length):
-        number, rest = divmod(number, 62)
-        chars.append(_BASE62[rest])
+    for _ in range(length // 2):
+        number, rest = divmod(number, 3844)
+        chars.append(_PAIRS[rest])
+    if length % 2:
+        chars.append(_BASE62[number])
     return "".join(chars)
 
 
 class _Namer:
     """Hands out valid, unique ids for one request."""
 
-    def __init__(self, rule: IdRule, reserved: set[str]) -> None:
+    def __init__(self, rule: IdRule, reserved: set[str], check: _Checker) -> None:
         self.rule = rule
+        self.check = check
         self.taken = set(reserved)
         self.occurrences: dict[str, int] = {}
+        self.fill = ""
+        if rule.exact_length is None and rule.allowed is not None:
+            self.fill = "_" if id_is_valid("_", _loosened(rule, exact_length=None)) else ""
 
     def _sanitized(self, original: str) -> str:
         rule = self.rule
         if rule.exact_length is not None or rule.allowed is None:
             candidate = original
         else:
-            fill = "_" if id_is_valid("_", rule.model_copy(update={"exact_length": None})) else ""
-            candidate = _outside(rule.allowed).sub(fill, original)
+            candidate = _outside(rule.allowed).sub(self.fill, original)
         return candidate[: rule.max_length] if rule.max_length else candidate
 
     def _hashed(self, original: str, attempt: int) -> str:
@@ -153,7 +168,7 @@ class _Namer:
         self.occurrences[original] = self.occurrences.get(original, 0) + 1
         candidate = self._sanitized(original)
         attempt = 0
-        while candidate in self.taken or not id_is_valid(candidate, self.rule):
+        while candidate in self.taken or self.check(candidate) is not None:
             candidate = self._hashed(original, attempt)
             attempt += 1
         self.taken.add(candidate)
@@ -280,7 +295,7 @@ class _Renamer:
         reserved = {
             sent for slot in conv.slots for _, sent, _ in slot.facts.calls if check(sent) is None
         }
-        self.namer = _Namer(rule, reserved)
+        self.namer = _Namer(rule, reserved, check)
         self.latest: dict[str, str] = {}
         self.batch: deque[tuple[str, str]] = deque()
 
