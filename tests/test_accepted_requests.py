@@ -20,6 +20,7 @@ import pytest
 from litellm.litellm_core_utils.prompt_templates.factory import (
     _bedrock_converse_messages_pt,
     convert_to_gemini_tool_call_invoke,
+    convert_to_gemini_tool_call_result,
 )
 from litellm.llms.mistral.chat.transformation import MistralConfig
 
@@ -417,6 +418,32 @@ def test_a_gemini_signature_does_not_cross_endpoints(stamp: dict[str, Any], mode
     same = {**stamp, "provider": model.split("/", 1)[0]}
     back = sanitize_messages([messages[0], {**turn, STAMP_KEY: same}, messages[2]], model)
     assert signature in json.dumps(back.messages)
+
+
+def test_merging_a_foreign_turn_into_a_signed_gemini_turn_keeps_its_results_paired() -> None:
+    """Item 1: the merge drops the signed id's signature; its result follows the new id.
+
+    LiteLLM's Gemini converter pairs a result with its call by the whole id, byte for
+    byte: a result still carrying ``__thought__`` finds no call and nothing is sent.
+    """
+    signature = "c2lnbmVkIGJ5IGdlbWluaQ=="
+    call_id = f"call_ab12__thought__{signature}"
+    claude = {"provider": "anthropic", "api": "anthropic-messages", "model": "claude-sonnet-4-5"}
+    gemini = {"provider": "gemini", "api": "gemini", "model": "gemini-2.5-pro"}
+    messages: list[dict[str, Any]] = [
+        {"role": "user", "content": "q"},
+        {"role": "assistant", "content": "Let me look.", STAMP_KEY: claude},
+        {"role": "assistant", "content": None, "tool_calls": [_call(call_id)], STAMP_KEY: gemini},
+        {"role": "tool", "tool_call_id": call_id, "content": "r"},
+        {"role": "user", "content": "n"},
+    ]
+    out, counts = _fixed("gemini/gemini-2.5-pro", messages)
+    assert counts["consecutive_turns"] == 1
+    (turn,) = [m for m in out if m["role"] == "assistant"]
+    (result,) = [m for m in out if m["role"] == "tool"]
+    assert result["tool_call_id"] == turn["tool_calls"][0]["id"]
+    part = convert_to_gemini_tool_call_result(result, turn)  # type: ignore[arg-type]
+    assert part["function_response"]["name"] == "f"  # type: ignore[index]
 
 
 def test_parallel_gemini_calls_signed_on_the_first_only_are_one_same_model_turn() -> None:

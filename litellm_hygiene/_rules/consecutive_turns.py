@@ -124,19 +124,32 @@ class ConsecutiveTurns(Rule):
         return found
 
     def fix(self, conv: Conversation, found: Sequence[Finding]) -> Conversation:
-        """Merge each found turn into the turn before it."""
+        """Merge each found turn into the turn before it.
+
+        A merge that makes a same-model turn foreign drops its calls' signatures, and
+        with them the ``__thought__`` part of their ids where LiteLLM pairs by the whole
+        id (Gemini): the results right after the merged turn follow the new ids, or
+        LiteLLM's converter finds no call for them.
+        """
         merged = {finding.index for finding in found}
         out: list[Slot] = []
         last_turn: int | None = None
+        renamed: dict[str, str] = {}
         for index, slot in enumerate(conv.slots):
-            if slot.facts.role == "system":
+            role = slot.facts.role
+            if role == "tool" and slot.facts.result_raw in renamed:
+                new_id = renamed[slot.facts.result_raw]
+                slot = conv.edited(slot, conv.wire.with_ids(slot.raw, {}, new_id))
+            elif role != "tool":
+                renamed = {}
+            if role == "system":
                 out.append(slot)
                 continue
             if index in merged and last_turn is not None:
                 previous = out.pop(last_turn)
-                out.append(_merged(conv, previous, slot, index))
-            else:
-                out.append(slot)
+                slot = _merged(conv, previous, slot, index)
+                renamed = _renamed_calls(previous, conv.slots[index], slot)
+            out.append(slot)
             last_turn = len(out) - 1
         return conv.with_slots(out)
 
@@ -152,3 +165,12 @@ def _merged(conv: Conversation, first_slot: Slot, second_slot: Slot, index: int)
         first, second = as_foreign(first, conv.ctx), as_foreign(second, conv.ctx)
     message: Message = _merge_assistants(first, second)
     return conv.slot_for(message, verdict=same[0] and same[1], like=first_slot)
+
+
+def _renamed_calls(first: Slot, second: Slot, merged: Slot) -> dict[str, str]:
+    """Call ids (as given) the merge changed, old to new, by the calls' order."""
+    before = first.facts.calls + second.facts.calls
+    after = merged.facts.calls
+    if len(before) != len(after):
+        return {}
+    return {old[2]: new[2] for old, new in zip(before, after, strict=True) if old[2] != new[2]}
