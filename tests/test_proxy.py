@@ -256,6 +256,32 @@ def test_mistral_overflow_reaches_the_client_like_litellms_own_overflow_error(
     assert len(standin.received) == 2  # one attempt each: no retry, no fallback
 
 
+def test_a_tool_id_error_reaches_the_client_as_a_bad_request_not_an_overflow(
+    stack: Stack, standin: StandIn
+) -> None:
+    """LiteLLM maps OpenAI's tool-id length error to its overflow error (issue 10 item 14).
+
+    It does so when the body has no ``string_above_max_length`` code (an OpenAI-shaped
+    endpoint that relays the message without OpenAI's code).
+    """
+    standin.enqueue(
+        openai_chat.error(
+            400,
+            "Invalid 'messages[2].tool_calls[0].id': string too long. Expected a string with "
+            "maximum length 40, but got a string with length 83 instead.",
+            "invalid_request_error",
+        )
+    )
+    error = overflow_error_of(stack.client, "gpt")
+    assert isinstance(error.body, dict)
+    assert error.body["message"].startswith("litellm.BadRequestError: ")
+    assert "ContextWindowExceededError" not in error.body["message"]
+    assert "string too long" in error.message
+    assert "not a context-window overflow" in error.message
+    assert "x-litellm-hygiene-overflow" not in hygiene_headers(error.response.headers)
+    assert len(standin.received) == 1
+
+
 # -- the example config -----------------------------------------------------------------------
 
 

@@ -15,7 +15,8 @@ Hooks used, and why each (verified in LiteLLM's source):
   ``async_log_success_event`` records the provenance of the streamed answer, whose
   assembled message exists only once the stream is done.
 - Proxy only: ``async_post_call_failure_hook`` turns an overflow LiteLLM did not map
-  into the context-window error proxy clients recognise, and
+  into the context-window error proxy clients recognise (and a look-alike LiteLLM mapped
+  to it back into a plain bad request), and
   ``async_post_call_response_headers_hook`` adds the report as response headers. The
   proxy calls these only when they are defined on the callback's own class.
 
@@ -34,7 +35,7 @@ from .._openai import STAMP_KEY
 from ._annotate import provenance_of
 from ._engine import HygieneEngine
 from ._options import HygieneOptions
-from ._overflow_errors import overflow_error, token_overflow_of
+from ._overflow_errors import not_overflow_error, overflow_error, token_overflow_of
 from ._report import HIDDEN_PARAMS_KEY, CallReport, headers_for
 from ._request import target_of
 from ._store import ProvenanceStore
@@ -144,11 +145,16 @@ class HygieneCallback(HygieneEngine, CustomLogger):
         user_api_key_dict: UserAPIKeyAuth,
         traceback_str: str | None = None,
     ) -> Any:
-        """Make an unmapped overflow recognisable to proxy clients; record it."""
+        """Give proxy clients the error type the error's content says; record overflow.
+
+        An overflow LiteLLM did not map becomes its context-window error; a look-alike
+        LiteLLM mapped to it (a tool id over its length limit) becomes a plain bad
+        request again, so clients do not retry it with a bigger window.
+        """
         report = self._book.get_or_open(_call_id(request_data))
         overflow = token_overflow_of(original_exception, None)
         if overflow is None:
-            return None
+            return self._downgraded(original_exception)
         report.overflow = overflow
         self.stats["overflow_flagged"] += 1
         if not self._options.upgrade_overflow_errors:
@@ -160,6 +166,18 @@ class HygieneCallback(HygieneEngine, CustomLogger):
         from fastapi import HTTPException
 
         return HTTPException(status_code=400, detail=upgraded.message)
+
+    def _downgraded(self, error: Exception) -> Any:
+        """A look-alike LiteLLM raised as overflow, as the ``HTTPException`` it is."""
+        if not self._options.upgrade_overflow_errors:
+            return None
+        downgraded = not_overflow_error(error)
+        if downgraded is None:
+            return None
+        self.stats["overflow_downgraded"] += 1
+        from fastapi import HTTPException
+
+        return HTTPException(status_code=400, detail=downgraded.message)
 
     async def async_post_call_response_headers_hook(
         self,

@@ -9,6 +9,8 @@ only turns a detected token overflow into the error type LiteLLM's users expect.
 
 from __future__ import annotations
 
+import re
+
 import httpx
 from litellm.exceptions import BadRequestError, ContextWindowExceededError
 
@@ -28,6 +30,8 @@ _TOKEN_KINDS = frozenset({"error_pattern", "error_code", "stop_reason"})
 byte limit (a bigger window does not help), so it is not upgraded."""
 
 _LITELLM_PREFIX = "litellm."
+_CLASS_PREFIX = re.compile(r"(litellm\.)?[A-Za-z]*Error: ")
+"""The error class names LiteLLM writes before a provider's message, one per wrapping."""
 
 
 def token_overflow_of(error: BaseException, target: TargetModel | None) -> Overflow | None:
@@ -78,7 +82,8 @@ def not_overflow_error(error: BaseException) -> BadRequestError | None:
     if not isinstance(error, ContextWindowExceededError) or detect_overflow(error) is not None:
         return None
     message = str(getattr(error, "message", "") or error)
-    if message.startswith(_LITELLM_PREFIX):
+    while _CLASS_PREFIX.match(message):
+        # "litellm.BadRequestError: ContextWindowExceededError: OpenAIException - ..."
         message = message.split(": ", 1)[-1]
     response = getattr(error, "response", None)
     return BadRequestError(
