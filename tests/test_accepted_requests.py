@@ -442,8 +442,9 @@ def test_merging_a_foreign_turn_into_a_signed_gemini_turn_keeps_its_results_pair
     (turn,) = [m for m in out if m["role"] == "assistant"]
     (result,) = [m for m in out if m["role"] == "tool"]
     assert result["tool_call_id"] == turn["tool_calls"][0]["id"]
-    part = convert_to_gemini_tool_call_result(result, turn)  # type: ignore[arg-type]
-    assert part["function_response"]["name"] == "f"  # type: ignore[index]
+    part = convert_to_gemini_tool_call_result(result, turn)
+    assert not isinstance(part, list)
+    assert part["function_response"]["name"] == "f"
 
 
 def test_parallel_gemini_calls_signed_on_the_first_only_are_one_same_model_turn() -> None:

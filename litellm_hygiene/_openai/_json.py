@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import re
+from collections.abc import Callable
 from typing import Any, Final
 
 __all__ = ["INVALID", "copy_dict", "copy_json", "decode_arguments", "loads"]
@@ -92,8 +94,14 @@ class _Invalid:
 INVALID: Final[Any] = _Invalid()
 """What :func:`loads` gives for text that is not JSON."""
 
-_scan_once: Final = json.JSONDecoder().scan_once  # the C scanner behind json.loads
-_space: Final = json.decoder.WHITESPACE.match
+# The C scanner behind json.loads (not in the stubs), and JSON's whitespace (RFC 8259).
+_scan_once: Final[Callable[[str, int], tuple[Any, int]]] = json.JSONDecoder().scan_once  # type: ignore[attr-defined]
+_SPACE: Final = re.compile(r"[ \t\n\r]*")
+
+
+def _after_space(text: str, at: int) -> int:
+    found = _SPACE.match(text, at)
+    return found.end() if found else at
 
 
 def loads(text: Any) -> Any:
@@ -103,10 +111,10 @@ def loads(text: Any) -> Any:
     tool calls are checked on every request, and most are a few dozen characters.
     """
     try:
-        value, end = _scan_once(text, _space(text, 0).end())
+        value, end = _scan_once(text, _after_space(text, 0))
     except (StopIteration, TypeError, ValueError, RecursionError):
         return INVALID
-    return value if _space(text, end).end() == len(text) else INVALID
+    return value if _after_space(text, end) == len(text) else INVALID
 
 
 def _scan(text: str) -> tuple[list[str], bool, list[int]]:
