@@ -96,8 +96,41 @@ def _function_of(call: dict[str, Any], index: int, where: str) -> dict[str, Any]
     return function
 
 
+def _plain_call(call: Any) -> ToolCall | None:
+    """The call, when it has exactly the shape LiteLLM returns and nothing else.
+
+    ``{"id", "type", "function": {"name", "arguments"}}`` with strings, no signature:
+    nearly every call. Built as the general path below builds it, without its lookups.
+    """
+    if type(call) is not dict or len(call) != 3:
+        return None
+    function, call_id, kind = call.get("function"), call.get("id"), call.get("type")
+    if type(function) is not dict or len(function) != 2 or type(kind) is not str:
+        return None
+    name, text = function.get("name"), function.get("arguments")
+    if type(call_id) is not str or not call_id or THOUGHT_SEPARATOR in call_id:
+        return None
+    if type(name) is not str or type(text) is not str:
+        return None
+    return construct_unchecked(
+        ToolCall,
+        id=call_id,
+        name=name,
+        arguments=decode_arguments(text),
+        raw_arguments=text,
+        thought_signature=None,
+        signature_sites=(),
+        wire_type=kind,
+        extra={},
+        function_extra={},
+    )
+
+
 def decode_tool_call(call: Any, index: int, where: str) -> ToolCall:
     """Decode one entry of an assistant message's ``tool_calls``."""
+    plain = _plain_call(call)
+    if plain is not None:
+        return plain
     if not isinstance(call, dict):
         raise InvalidMessageError(index, where, "expected a tool call object")
     function = _function_of(call, index, where)
@@ -193,6 +226,16 @@ def encode_function_call(call: ToolCall) -> dict[str, Any]:
 
 def encode_tool_call(call: ToolCall) -> dict[str, Any]:
     """Write one ``tool_calls`` entry."""
+    if (
+        not call.extra
+        and not call.function_extra
+        and not call.signature_sites
+        and call.id
+        and call.wire_type is not None
+        and call.raw_arguments is not None
+    ):  # what the general path below writes for a call of LiteLLM's own shape
+        function = {"name": call.name, "arguments": call.raw_arguments}
+        return {"id": call.id, "type": call.wire_type, "function": function}
     out = copy_dict(call.extra)
     if "provider_specific_fields" in call.signature_sites:
         _write_psf(out, call.thought_signature)

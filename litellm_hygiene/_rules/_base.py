@@ -18,8 +18,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from dataclasses import field as _field
-from typing import Any, ClassVar, Protocol
+from types import MappingProxyType
+from typing import Any, ClassVar, NamedTuple, Protocol
 
 from .._errors import InvalidMessageError
 from .._messages import Api, AssistantMessage, Message
@@ -43,6 +43,8 @@ __all__ = [
     "fix_messages",
     "read_slots",
 ]
+
+_NO_VALUES: Mapping[str, Any] = MappingProxyType({})
 
 Wording = WordingTable
 """What each provider family says when a rule is broken, by kind of breakage; the
@@ -88,9 +90,10 @@ class Wire(Protocol):
         """Protocols an assistant message's content says it came from."""
 
 
-@dataclass(frozen=True, slots=True)
-class Problem:
+class Problem(NamedTuple):
     """One place in one message that breaks a rule, without message content.
+
+    A tuple (cheap to build: a cross-model request has one per renamed id).
 
     Attributes:
         field: Path inside the message (``tool_calls[0].id``); empty for all of it.
@@ -110,7 +113,7 @@ class Problem:
     path: PathKind | None = None
     local: int = 0
     call: int | None = None
-    values: Mapping[str, Any] = _field(default_factory=dict)
+    values: Mapping[str, Any] = _NO_VALUES
 
 
 _KEEP: Any = object()
