@@ -385,6 +385,39 @@ def test_merged_reasoning_is_a_blank_line_apart() -> None:
     assert out[1]["reasoning_content"] == "r0\n\nline"
 
 
+@pytest.mark.parametrize("model", [*MISTRALS, "anthropic/claude-sonnet-4-5"])
+def test_whitespace_only_parts_are_left_out_of_a_merge(model: str) -> None:
+    messages: list[dict[str, Any]] = [
+        {
+            "role": "user",
+            "content": [{"type": "text", "text": "Look:"}, {"type": "text", "text": " \n "}],
+        },
+        {
+            "role": "user",
+            "content": [{"type": "text", "text": "\t"}, {"type": "text", "text": "here"}],
+        },
+    ]
+    result = sanitize_messages(messages, model)
+    (merged,) = [m for m in result.messages if m["role"] == "user"]
+    assert merged["content"] == [
+        {"type": "text", "text": "Look:"},
+        {"type": "text", "text": "here"},
+    ]
+    assert validate_messages(result.messages, model) == []
+    assert not sanitize_messages(result.messages, model).report.changed
+
+
+def test_a_merge_keeps_a_turn_of_whitespace_only_when_nothing_else_is_left() -> None:
+    messages: list[dict[str, Any]] = [
+        {"role": "user", "content": "Look:"},
+        {"role": "user", "content": "   "},
+        {"role": "user", "content": "here"},
+    ]
+    out, counts = _fixed("mistral/mistral-large-latest", messages)
+    assert counts == {"consecutive_turns": 2}
+    assert out == [{"role": "user", "content": "Look:\n\nhere"}]
+
+
 # -- Gemini signatures are bound to their endpoint (item 3) --------------------------------
 
 

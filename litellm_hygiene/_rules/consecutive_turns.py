@@ -18,13 +18,14 @@ from typing import Any, ClassVar
 from .._build import construct_unchecked, copy_unchecked
 from .._content import OpaqueContent, TextContent
 from .._messages import AssistantMessage, Message, UserMessage
+from .._openai._facts import BLANK
 from .._openai._parts import is_plain_text
 from ._base import Conversation, Finding, Problem, Rule, RuleContext, Slot, Wording
 from ._codes import Code
 from ._wording import ErrorKind
 from .foreign_reasoning import as_foreign
 
-__all__ = ["ConsecutiveTurns", "plain_string"]
+__all__ = ["ConsecutiveTurns", "blank_text", "plain_string"]
 
 _ANTHROPIC = (
     'messages: roles must alternate between "user" and "assistant", but found multiple '
@@ -46,22 +47,47 @@ def plain_string(message: UserMessage | AssistantMessage) -> bool:
     )
 
 
+def blank_text(block: object) -> bool:
+    """A whitespace-only text part that carries nothing else (no signature, no marks).
+
+    A merge leaves these out: joined into the merged turn they only pad its text.
+    """
+    return (
+        isinstance(block, TextContent)
+        and not block.text.strip()
+        and block.text_signature is None
+        and is_plain_text(block)
+    )
+
+
+def _kept(blocks: tuple[Any, ...]) -> tuple[Any, ...]:
+    """``blocks`` without whitespace-only text parts (all of them if nothing else is left)."""
+    kept = tuple(b for b in blocks if not blank_text(b))
+    return kept or blocks
+
+
+def _joined_text(first: str, second: str) -> str:
+    texts = [t for t in (first, second) if t.strip()] or [first]
+    return "\n\n".join(texts)
+
+
 def _merge_users(first: UserMessage, second: UserMessage) -> UserMessage:
     if plain_string(first) and plain_string(second):
-        text = f"{first.content[0].text}\n\n{second.content[0].text}"  # type: ignore[union-attr]
+        text = _joined_text(first.content[0].text, second.content[0].text)  # type: ignore[union-attr]
         return copy_unchecked(first, content=(construct_unchecked(TextContent, text=text),))
-    update: dict[str, Any] = {"content": first.content + second.content, "content_form": "list"}
-    if first.cache_control is not None and first.content:
-        *head, last = first.content
+    head_blocks, tail_blocks = _kept(first.content), _kept(second.content)
+    update: dict[str, Any] = {"content": head_blocks + tail_blocks, "content_form": "list"}
+    if first.cache_control is not None and head_blocks:
+        *head, last = head_blocks
         marked = copy_unchecked(last, cache_control=first.cache_control)
-        update["content"] = (*head, marked, *second.content)
+        update["content"] = (*head, marked, *tail_blocks)
     update["cache_control"] = second.cache_control
     update["extra"] = {**second.extra, **first.extra}
     return copy_unchecked(first, **update)
 
 
 def _merge_assistants(first: AssistantMessage, second: AssistantMessage) -> AssistantMessage:
-    content = first.content + second.content
+    content = _kept(first.content + second.content)
     # Texts become one string only when no signature rides on either: a Gemini text
     # signature belongs to its own text, so signed texts stay separate parts.
     signed = any(isinstance(b, TextContent) and b.text_signature for b in content)
@@ -72,7 +98,8 @@ def _merge_assistants(first: AssistantMessage, second: AssistantMessage) -> Assi
     else:
         form = "null"
     if form == "string":
-        text = "\n\n".join(b.text for b in content if isinstance(b, TextContent))
+        texts = [b.text for b in content if isinstance(b, TextContent)]
+        text = "\n\n".join(t for t in texts if t.strip()) or "".join(texts)
         content = (construct_unchecked(TextContent, text=text),)
     extra = {**second.extra, **first.extra}
     return copy_unchecked(first, content=content, content_form=form, extra=extra, stamped=False)
@@ -109,6 +136,7 @@ class ConsecutiveTurns(Rule):
         """Each turn that follows a turn of its own role (system messages aside)."""
         found: list[Finding] = []
         previous: str | None = None
+        last = 0
         for index, slot in enumerate(conv.slots):
             role = slot.facts.role
             if role == "system":
@@ -118,9 +146,11 @@ class ConsecutiveTurns(Rule):
                     "user_after_user" if role == "user" else "assistant_after_assistant"
                 )
                 reason = f"a {role} turn follows a {role} turn"
+                if _pads(conv, last) or _pads(conv, index):
+                    reason += "; whitespace-only text parts left out of the merge"
                 problem = Problem("role", reason, kind, values={"role": role})
                 found.append(Finding(index, (problem,)))
-            previous = role
+            previous, last = role, index
         return found
 
     def fix(self, conv: Conversation, found: Sequence[Finding]) -> Conversation:
@@ -152,6 +182,13 @@ class ConsecutiveTurns(Rule):
             out.append(slot)
             last_turn = len(out) - 1
         return conv.with_slots(out)
+
+
+def _pads(conv: Conversation, index: int) -> bool:
+    """Turn ``index`` has whitespace-only text parts a merge leaves out."""
+    if not conv.facts(index).flags & BLANK:
+        return False
+    return any(blank_text(block) for block in conv.message(index).content)
 
 
 def _merged(conv: Conversation, first_slot: Slot, second_slot: Slot, index: int) -> Slot:
