@@ -139,13 +139,6 @@ class Case:
     wording: str | None
     kwargs: dict[str, Any] = field(default_factory=dict)
     where: str | None = None
-    xfail: str | None = None
-
-
-DISPLACED_RESULT_UNWORDED = (
-    "core bug: tool_pairing reports a displaced result (moved up to its call) with "
-    "provider_error=None, though every provider rejects the request as sent"
-)
 
 
 def _ids() -> list[Case]:
@@ -425,7 +418,6 @@ def _pairing() -> list[Case]:
             3,
             "Messages with role 'tool' must be a response to a preceding message with 'tool_calls'",
             where="tool_call_id",
-            xfail=DISPLACED_RESULT_UNWORDED,
         ),
         Case(
             # The pipeline moves the result up, so the finding sits on the result.
@@ -436,7 +428,6 @@ def _pairing() -> list[Case]:
             3,
             "Messages with role 'tool' must be a response to a preceding message with 'tool_calls'",
             where="tool_call_id",
-            xfail=DISPLACED_RESULT_UNWORDED,
         ),
         Case(
             "anthropic_result_without_call",
@@ -485,10 +476,6 @@ def _pairing() -> list[Case]:
             1,
             "Missing corresponding tool call for tool response message.",
             where="tool_call_id",
-            xfail=(
-                "core bug: tool_pairing never emits 'result_without_call_unnamed' and its Gemini "
-                "table lost LiteLLM's own error for a result without name or call"
-            ),
         ),
         Case(
             "gemini_named_result_without_call",
@@ -787,10 +774,6 @@ def _signatures() -> list[Case]:
             1,
             "The encrypted content for item rs_1 could not be verified.",
             where="content[0]",
-            xfail=(
-                "core bug: foreign_reasoning does not fill {item}: the wording names 'rs_...' "
-                "instead of the reasoning item's id"
-            ),
         ),
         Case(
             "gemini_rejects_anthropic_message_id_as_signature_even_same_model",
@@ -968,10 +951,6 @@ def _images() -> list[Case]:
             "Invalid value at 'contents[0].parts[0].inline_data.data' (TYPE_BYTES), Base64 "
             f'decoding failed for "{UNPADDED[:64]}"',
             where="content[0].image_url",
-            xfail=(
-                "core bug: the padding fate of image_payload passes no {sig}, so the wording "
-                'says Base64 decoding failed for ""'
-            ),
         ),
         Case(
             "anthropic_rejects_images_over_5_mb",
@@ -1011,10 +990,6 @@ def _images() -> list[Case]:
             "messages.0.content.0.image.source.base64.data: At least one of the image dimensions "
             "exceed max allowed size for many-image requests: 2000 pixels",
             where="content[0].image_url",
-            xfail=(
-                "core bug: image_payload never emits 'image_side_many', so a many-image request "
-                "gets the single-image wording"
-            ),
         ),
     ]
 
@@ -1144,12 +1119,7 @@ CASES = [*_ids(), *_pairing(), *_turns(), *_signatures(), *_fields(), *_images()
 CASES += [*_empty_text(), *_empty_beside_calls(), *_malformed()]
 
 
-def _param(case: Case) -> Any:
-    marks = [pytest.mark.xfail(strict=True, reason=case.xfail)] if case.xfail else []
-    return pytest.param(case, id=case.name, marks=marks)
-
-
-@pytest.mark.parametrize("case", [_param(case) for case in CASES])
+@pytest.mark.parametrize("case", CASES, ids=lambda case: case.name)
 def test_rule_is_reported_with_the_provider_wording(case: Case) -> None:
     found = run(case.messages, case.model, **case.kwargs)
     matching = [v for v in found if v.code == case.code and v.index == case.index]
@@ -1161,13 +1131,6 @@ def test_rule_is_reported_with_the_provider_wording(case: Case) -> None:
         worded = [v for v in matching if case.wording in (v.provider_error or "")]
         assert worded, matching
         assert case.where in {v.field for v in worded}, worded
-
-
-@pytest.mark.parametrize("case", [c for c in CASES if c.xfail], ids=lambda c: c.name)
-def test_known_bug_cases_are_still_found_in_place(case: Case) -> None:
-    """What the xfail cases above get right: the rule, the message and the field."""
-    found = run(case.messages, case.model, **case.kwargs)
-    assert (case.code, case.index, case.where) in {(v.code, v.index, v.field) for v in found}
 
 
 def test_every_case_names_its_field() -> None:
@@ -1302,11 +1265,6 @@ def test_total_image_bytes_reports_the_images_it_would_shrink() -> None:
     ]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="core bug: image_payload never emits 'images_total': images shrunk for the "
-    "request's total get provider_error=None, though Gemini rejects the request",
-)
 def test_total_image_bytes_carries_the_provider_wording() -> None:
     found, limit = _over_total()
     assert found

@@ -47,16 +47,19 @@ def _thinking(
         return None
     kind = "foreign_reasoning_item" if block.origin == "reasoning_items" else "foreign_thinking"
     signed = kind if block.signature else None
+    item = block.extra.get("id")
+    values = {"item": item} if isinstance(item, str) else {}
+    where = f"content[{position}]"
     if not block.thinking.strip():
-        return Problem(f"content[{position}]", "empty thinking dropped", signed)  # type: ignore[arg-type]
+        return Problem(where, "empty thinking dropped", signed, values=values)  # type: ignore[arg-type]
     if as_reasoning:
         reasoning = construct_unchecked(
             ThinkingContent, thinking=block.thinking, origin="reasoning_content"
         )
         out.append(reasoning)
-        return Problem(f"content[{position}]", "thinking became reasoning_content", signed)  # type: ignore[arg-type]
+        return Problem(where, "thinking became reasoning_content", signed, values=values)  # type: ignore[arg-type]
     out.append(construct_unchecked(TextContent, text=block.thinking))
-    return Problem(f"content[{position}]", "thinking became text", signed)  # type: ignore[arg-type]
+    return Problem(where, "thinking became text", signed, values=values)  # type: ignore[arg-type]
 
 
 def foreign_blocks(message: AssistantMessage, *, as_reasoning: bool = False) -> Repair:

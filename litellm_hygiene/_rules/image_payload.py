@@ -127,11 +127,12 @@ def _effective_side(policy: Policy, image_count: int) -> int:
 
 
 def _settle(
-    site: _Site, facts: ImageFacts | ImageProblem, max_bytes: int, max_side: int
+    site: _Site, facts: ImageFacts | ImageProblem, policy: Policy, max_side: int
 ) -> _Fate | None:
     """Apply the per-image rules; ``None`` when the image goes out unchanged."""
     if isinstance(facts, ImageProblem):
         return _removed(site, facts)
+    max_bytes = policy.max_image_bytes
     if facts.byte_size > max_bytes or max(facts.width, facts.height) > max_side:
         fate = _reencode(site, facts, max_bytes, max_side)
         if facts.byte_size > max_bytes:
@@ -144,7 +145,10 @@ def _settle(
                 "limit_b64_mb": f"{encoded_limit / _MB:g}",
             }
             return replace(fate, error="image_too_large", values=values)
-        return replace(fate, error="image_side", values={"limit": max_side})
+        many = max_side < policy.max_image_side  # the stricter limit of many-image requests
+        return replace(
+            fate, error="image_side_many" if many else "image_side", values={"limit": max_side}
+        )
     declared = site.image.mime_type
     if facts.mime_type is not None and declared != facts.mime_type:
         data = site.image.data
@@ -157,7 +161,9 @@ def _settle(
     if facts.missing_padding:
         data = f"{site.image.data}{'=' * (-len(site.image.data or '') % 4)}"
         block = copy_unchecked(site.image, data=data)
-        return _Fate(block, "image_base64_padded", "padding added", facts.byte_size, "image_base64")
+        shown = {"sig": (site.image.data or "")[:64]}
+        fate = _Fate(block, "image_base64_padded", "padding added", facts.byte_size)
+        return replace(fate, error="image_base64", values=shown)
     return None
 
 
@@ -217,7 +223,8 @@ def _fit_total(
         if excess <= 0 or budget >= sizes[site.key]:
             continue
         fate = _reencode(site, _facts(facts[site.key]), budget, max_side)
-        shrunk[site.key] = fate
+        # As sent, the provider rejects the request for its total, not this image.
+        shrunk[site.key] = fate = replace(fate, error="images_total", values={"limit": limit})
         excess -= sizes[site.key] - fate.byte_size
     return shrunk
 
@@ -247,7 +254,7 @@ def _fates(conv: Conversation) -> dict[_Key, _Fate]:
     inline = [s for s in sites if s.key in facts]
     fates: dict[_Key, _Fate] = {}
     for site in inline:
-        fate = _settle(site, facts[site.key], policy.max_image_bytes, side)
+        fate = _settle(site, facts[site.key], policy, side)
         if fate is not None:
             fates[site.key] = fate
     if policy.max_total_image_bytes is not None:

@@ -66,6 +66,7 @@ _GEMINI_COUNT = (
     "function call parts of the function call turn."
 )
 _MISTRAL = "Not the same number of function calls and responses"
+_UNNAMED = "result_without_call_unnamed"
 
 
 def _shown(key: str) -> str:
@@ -146,9 +147,8 @@ def _plan(conv: Conversation) -> tuple[Plan, list[Finding]]:
         if facts.result is not None:
             if position not in consumed:
                 reason = f"result for {_shown(facts.result)!r} answers no call before it"
-                found.append(
-                    _finding(position, "tool_call_id", reason, "result_without_call", facts.result)
-                )
+                kind = "result_without_call" if _named(conv, position) else _UNNAMED
+                found.append(_finding(position, "tool_call_id", reason, kind, facts.result))
             continue
         plan.append(position)
         cursor = position + 1
@@ -190,8 +190,10 @@ def _plan(conv: Conversation) -> tuple[Plan, list[Finding]]:
             if chosen == cursor:
                 cursor += 1
             else:
+                # As sent, the result does not answer the turn right before it.
                 reason = f"result for {_shown(key)!r} moved right after its call"
-                found.append(_finding(chosen, "tool_call_id", reason, None, key))
+                kind = "result_without_call"
+                found.append(_finding(chosen, "tool_call_id", reason, kind, key))
         for key, extra in waiting.items():
             for p in extra:
                 consumed.add(p)
@@ -203,6 +205,12 @@ def _plan(conv: Conversation) -> tuple[Plan, list[Finding]]:
 def _finding(position: int, where: str, reason: str, kind: str | None, key: str) -> Finding:
     problem = Problem(where, reason, kind, values={"id": _shown(key)})  # type: ignore[arg-type]
     return Finding(position, (problem,))
+
+
+def _named(conv: Conversation, position: int) -> bool:
+    """The result names its function (LiteLLM's Gemini converter needs the name or the call)."""
+    message = conv.message(position)
+    return isinstance(message, ToolResultMessage) and bool(message.tool_name)
 
 
 def _synthesized(conv: Conversation, position: int) -> bool:
@@ -270,6 +278,10 @@ class ToolPairing(Rule):
             "result_without_call": (
                 "Please ensure that function response turn comes immediately after a "
                 "function call turn."
+            ),
+            # LiteLLM's own converter raises before anything is sent.
+            "result_without_call_unnamed": (
+                "Missing corresponding tool call for tool response message."
             ),
             "duplicate_result": _GEMINI_COUNT,
         },
