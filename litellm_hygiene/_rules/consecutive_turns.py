@@ -66,14 +66,14 @@ def _kept(blocks: tuple[Any, ...]) -> tuple[Any, ...]:
     return kept or blocks
 
 
-def _joined_text(first: str, second: str) -> str:
-    texts = [t for t in (first, second) if t.strip()] or [first]
-    return "\n\n".join(texts)
+def _joined_text(texts: list[str]) -> str:
+    """Texts a blank line apart, whitespace-only ones left out (the first if all are)."""
+    return "\n\n".join(t for t in texts if t.strip()) or (texts[0] if texts else "")
 
 
 def _merge_users(first: UserMessage, second: UserMessage) -> UserMessage:
     if plain_string(first) and plain_string(second):
-        text = _joined_text(first.content[0].text, second.content[0].text)  # type: ignore[union-attr]
+        text = _joined_text([first.content[0].text, second.content[0].text])  # type: ignore[union-attr]
         return copy_unchecked(first, content=(construct_unchecked(TextContent, text=text),))
     head_blocks, tail_blocks = _kept(first.content), _kept(second.content)
     update: dict[str, Any] = {"content": head_blocks + tail_blocks, "content_form": "list"}
@@ -98,8 +98,7 @@ def _merge_assistants(first: AssistantMessage, second: AssistantMessage) -> Assi
     else:
         form = "null"
     if form == "string":
-        texts = [b.text for b in content if isinstance(b, TextContent)]
-        text = "\n\n".join(t for t in texts if t.strip()) or "".join(texts)
+        text = _joined_text([b.text for b in content if isinstance(b, TextContent)])
         content = (construct_unchecked(TextContent, text=text),)
     extra = {**second.extra, **first.extra}
     return copy_unchecked(first, content=content, content_form=form, extra=extra, stamped=False)
