@@ -663,3 +663,24 @@ def test_other_openai_shaped_targets_get_neither_reasoning_nor_thinking_blocks(
     out = sanitize_messages(_claude_tool_turn(), model).messages
     assert "reasoning_content" not in out[1] and "thinking_blocks" not in out[1]
     assert out[1]["content"] == "plan\n\nLet me check."
+
+
+# -- Found by the seeded property campaign ---------------------------------------------------
+
+
+@pytest.mark.parametrize("model", ["vertex_ai/gemini-3-pro-preview", "anthropic/claude-sonnet-4-5"])
+def test_a_blank_reasoning_copy_goes_with_the_empty_thinking_it_copied(model: str) -> None:
+    """Left behind, LiteLLM's ``reasoning_content`` copy would read back as empty thinking."""
+    messages: list[dict[str, Any]] = [
+        {"role": "user", "content": "q"},
+        {
+            "role": "assistant",
+            "content": "a",
+            "reasoning_content": "",
+            "thinking_blocks": [{"type": "thinking", "thinking": "", "signature": None}],
+        },
+        {"role": "user", "content": "n"},
+    ]
+    out, counts = _fixed(model, messages)
+    assert counts == {"empty_content": 1}
+    assert out[1] == {"role": "assistant", "content": "a"}

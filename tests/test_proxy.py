@@ -120,8 +120,8 @@ def test_anthropic_history_reaches_mistral_as_a_valid_mistral_body(
     [body] = bodies(standin)
     assert_valid_for_mistral(body)
     assert changes(answer.headers) == {
-        "response_only_field": 2,  # reasoning_content, provider_specific_fields
-        "foreign_reasoning": 1,  # the thinking became text
+        "response_only_field": 1,  # provider_specific_fields
+        "foreign_reasoning": 1,  # the thinking became text (its reasoning_content copy too)
         "tool_call_id": 1,  # the call renamed (its result with it)
     }
     assert answer.headers["x-litellm-hygiene-target"] == "mistral/mistral-large-latest"

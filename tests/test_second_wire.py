@@ -9,12 +9,14 @@ fix a cross-model conversation in it: nothing in a rule knows OpenAI's keys.
 from __future__ import annotations
 
 import copy
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from litellm_hygiene import InvalidMessageError, resolve_target
+from litellm_hygiene._content import TextContent
 from litellm_hygiene._messages import Api, Message
 from litellm_hygiene._openai._decode import decode_message, decode_stamp
+from litellm_hygiene._openai._edits import PlainTurn
 from litellm_hygiene._openai._encode import encode_message
 from litellm_hygiene._openai._facts import (
     Facts,
@@ -117,6 +119,21 @@ class ToyWire:
 
     def evidence(self, raw: Any) -> frozenset[Api]:
         return evidence(_to_openai(raw, 0))
+
+    # No edits made on this wire: the rules decode what they change.
+    def plain_turn(self, raw: Any) -> PlainTurn | None:
+        return None
+
+    def with_reasoning(
+        self, raw: Any, texts: Sequence[TextContent], form: str, unsign: Sequence[bool]
+    ) -> Any:
+        raise AssertionError("never asked: plain_turn gives None")
+
+    def plain_fields(self, raw: Any) -> frozenset[str] | None:
+        return None
+
+    def with_keys_removed(self, raw: Any, keys: frozenset[str]) -> Any:
+        raise AssertionError("never asked: plain_fields gives None")
 
 
 TOY: Wire = ToyWire()

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
+from .._content import TextContent
 from .._messages import Api, Message
 from ._decode import STAMP_KEY, as_message_dict, decode_message
+from ._edits import PlainTurn, plain_fields, plain_turn, with_keys_removed, with_reasoning
 from ._encode import encode_message
 from ._facts import Facts, WirePlan, arguments, evidence, read_facts, signatures, stamp_of
 
@@ -63,6 +65,24 @@ class OpenAIWire:
     def evidence(self, raw: Any) -> frozenset[Api]:
         """Protocols the message's content says it came from (see :func:`evidence`)."""
         return evidence(raw)
+
+    def plain_turn(self, raw: Any) -> PlainTurn | None:
+        """A plain turn's pieces (see :func:`plain_turn`)."""
+        return plain_turn(raw)
+
+    def with_reasoning(
+        self, raw: Any, texts: Sequence[TextContent], form: str, unsign: Sequence[bool]
+    ) -> Any:
+        """A plain turn rewritten (see :func:`with_reasoning`)."""
+        return with_reasoning(raw, texts, form, unsign)
+
+    def plain_fields(self, raw: Any) -> frozenset[str] | None:
+        """Response-only keys that are only keys (see :func:`plain_fields`)."""
+        return plain_fields(raw)
+
+    def with_keys_removed(self, raw: Any, keys: frozenset[str]) -> Any:
+        """A shallow copy without ``keys``."""
+        return with_keys_removed(raw, keys)
 
 
 OPENAI: Final = OpenAIWire()

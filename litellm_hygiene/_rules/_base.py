@@ -21,8 +21,10 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, ClassVar, NamedTuple, Protocol
 
+from .._content import TextContent
 from .._errors import InvalidMessageError
 from .._messages import Api, AssistantMessage, Message
+from .._openai._edits import PlainTurn
 from .._openai._facts import Facts, WirePlan
 from .._policy import Policy
 from .._target import TargetModel
@@ -88,6 +90,29 @@ class Wire(Protocol):
 
     def evidence(self, raw: Any) -> frozenset[Api]:
         """Protocols an assistant message's content says it came from."""
+
+    def plain_turn(self, raw: Any) -> PlainTurn | None:
+        """A plain assistant message's thinking, string content and call signatures.
+
+        ``None`` when it holds more than those and what passes through: decode it.
+        """
+
+    def with_reasoning(
+        self, raw: Any, texts: Sequence[TextContent], form: str, unsign: Sequence[bool]
+    ) -> Any:
+        """A plain turn without its thinking, with ``texts`` as content, in ``form``.
+
+        The marked calls lose their signatures; every other value is shared.
+        """
+
+    def plain_fields(self, raw: Any) -> frozenset[str] | None:
+        """The response-only keys of a message where each is only a key to remove.
+
+        ``None`` when removing one means more than removing its key: decode it.
+        """
+
+    def with_keys_removed(self, raw: Any, keys: frozenset[str]) -> Any:
+        """A copy without ``keys``, every other value shared."""
 
 
 class Problem(NamedTuple):
@@ -238,7 +263,10 @@ class Conversation:
         points at another protocol makes it foreign. Worked out once per turn, on the
         turn as the caller sent it, and carried along when a rule rewrites the turn.
         """
-        slot = self.slots[index]
+        return self.judged(self.slots[index])
+
+    def judged(self, slot: Slot) -> bool:
+        """:meth:`replayable` of a slot of this conversation (or a wire edit of one)."""
         if slot.verdict is None:
             slot.verdict = self._judge(slot)
         return slot.verdict
@@ -265,7 +293,12 @@ class Conversation:
         """The verdict of the provenance the turn or the caller declares; ``None``: none."""
         target = self.ctx.target
         message = slot.message
-        if isinstance(message, AssistantMessage) and message.api and message.model:
+        # The same test of a declaration for a decoded turn as for a stamp on the wire.
+        if (
+            isinstance(message, AssistantMessage)
+            and message.api is not None
+            and message.model is not None
+        ):
             return target.is_same_model(message.provider, message.api, message.model)
         stamp = self.wire.stamp(slot.raw) if message is None else None
         if stamp is not None and stamp["api"] is not None and stamp["model"] is not None:
@@ -334,6 +367,9 @@ Repair = tuple["Message | None", list[Problem]]
 """A message rule's verdict on one message: the fixed message (``None``: drop it) and
 the problems; no problems means the message stays as it is."""
 
+WireRepair = tuple[Any, list[Problem]]
+"""A message rule's repair made on the wire: the new wire message, and the problems."""
+
 
 class MessageRule(Rule):
     """A rule that judges and fixes each message on its own.
@@ -345,19 +381,29 @@ class MessageRule(Rule):
 
     flags: ClassVar[int] = 0
 
-    def candidate(self, conv: Conversation, index: int) -> bool:
-        """Whether message ``index`` may break the rule (cheap: facts and provenance)."""
-        return bool(conv.facts(index).flags & self.flags)
+    def candidate(self, conv: Conversation, slot: Slot) -> bool:
+        """Whether ``slot``'s message may break the rule (cheap: facts and provenance)."""
+        return bool(slot.facts.flags & self.flags)
 
     def repair(self, conv: Conversation, index: int, message: Message) -> Repair:
         """The fixed message and what was wrong; no problems when nothing is."""
         raise NotImplementedError
 
+    def edit(self, conv: Conversation, index: int, slot: Slot) -> WireRepair | None:
+        """The repair of ``slot``'s message made on the wire, where the wire can make it.
+
+        Gives what :meth:`repair` of the decoded message gives, written: the new wire
+        message and the same problems (no problems: nothing to fix). ``None`` when the
+        message must be decoded. A rule whose fix is cheap only on the neutral model
+        leaves this as it is.
+        """
+        return None
+
     def find(self, conv: Conversation) -> list[Finding]:
         """Every candidate message the repair would change, with its fixed form."""
         found: list[Finding] = []
         for index in range(len(conv)):
-            if not self.candidate(conv, index):
+            if not self.candidate(conv, conv.slots[index]):
                 continue
             message = conv.message(index)
             fixed, problems = self.repair(conv, index, message)
@@ -387,51 +433,73 @@ def fix_messages(
     rule judges each message on its own: every message goes through the rules in
     order, each rule sees it as the rules before it left it, and the changes are
     reported per rule, at the positions that rule's input had them. A message no rule
-    changes is looked at through its facts only; a changed one is decoded once and
-    written once, however many rules change it.
+    changes is looked at through its facts only; a changed one is edited on the wire
+    where the rules can (:meth:`MessageRule.edit`), else decoded once and written once,
+    however many rules change it.
     """
     present = 0
     for slot in conv.slots:
         present |= slot.facts.flags
     if not any(rule.flags & present for rule in rules):
         return conv, []  # no message is a candidate for any of them
-    changes: list[list[Change]] = [[] for _ in rules]
-    dropped = [0] * len(rules)
-    slots: list[Slot] = []
-    touched = False
-    for index, slot in enumerate(conv.slots):
-        flags = slot.facts.flags
-        current: Message | None = None
-        gone = False
+    walk = _Walk(conv, rules)
+    slots = [kept for index, slot in enumerate(conv.slots) if (kept := walk(index, slot))]
+    if not walk.touched:
+        return conv, []
+    return conv.with_slots(slots), [change for found in walk.changes for change in found]
+
+
+class _Walk:
+    """One message at a time through consecutive message rules (see :func:`fix_messages`)."""
+
+    def __init__(self, conv: Conversation, rules: Sequence[MessageRule]) -> None:
+        self.conv = conv
+        self.rules = rules
+        self.changes: list[list[Change]] = [[] for _ in rules]
+        self.dropped = [0] * len(rules)
+        self.touched = False
+
+    def __call__(self, index: int, slot: Slot) -> Slot | None:
+        """The message as the rules leave it; ``None`` when one drops it."""
+        conv = self.conv
+        now = slot  # the wire message as the rules so far left it
+        current: Message | None = None  # ... or decoded, once a rule needed that
         before = 0
-        for number, rule in enumerate(rules):
+        for number, rule in enumerate(self.rules):
             position = index - before
-            before += dropped[number]
+            before += self.dropped[number]
             if current is None:
-                if not flags & rule.flags or not rule.candidate(conv, index):
+                if not now.facts.flags & rule.flags or not rule.candidate(conv, now):
                     continue
-                message = conv.message(index)
+                # A message already decoded (the neutral pipeline's) is repaired decoded.
+                edited = rule.edit(conv, index, now) if now.message is None else None
+                if edited is not None:
+                    raw, problems = edited
+                    if problems:
+                        self._record(number, position, problems)
+                        now = conv.edited(now, raw)
+                    continue
+                message = conv.message(index) if now is slot else conv.wire.decode(now.raw, index)
             else:
                 message = current
             fixed, problems = rule.repair(conv, index, message)
             if not problems:
                 continue
-            changes[number] += [Change(rule.code, position, p.reason) for p in problems]
+            self._record(number, position, problems)
             if fixed is None:
-                dropped[number] += 1
-                gone = True
-                break
+                self.dropped[number] += 1
+                self.touched = True
+                return None
             current = fixed
-        if gone:
-            touched = True
-        elif current is not None:
-            touched = True
-            slots.append(conv.slot_for(current, like=slot))
-        else:
-            slots.append(slot)
-    if not touched:
-        return conv, []
-    return conv.with_slots(slots), [change for found in changes for change in found]
+        if current is not None:
+            self.touched = True
+            return conv.slot_for(current, like=slot)
+        self.touched |= now is not slot
+        return now
+
+    def _record(self, number: int, position: int, problems: Sequence[Problem]) -> None:
+        code = self.rules[number].code
+        self.changes[number] += [Change(code, position, p.reason) for p in problems]
 
 
 def read_slots(

@@ -69,6 +69,21 @@ def _kept(content: tuple[Any, ...], keep_signed: bool) -> tuple[list[Any], list[
     return kept, problems
 
 
+def _lone_blank_copy(message: Message, kept: list[Any]) -> bool:
+    """A blank ``reasoning_content`` copy of thinking blocks that are all dropped.
+
+    Without the blocks it copied, it would be read back as thinking of its own, empty.
+    """
+    if not isinstance(message, AssistantMessage) or message.reasoning_content is None:
+        return False
+    if message.reasoning_content.strip():
+        return False
+    return not any(
+        isinstance(b, ThinkingContent) and b.origin in ("thinking_blocks", "reasoning_items")
+        for b in kept
+    )
+
+
 def _last_user(conv: Conversation, index: int) -> bool:
     """No user turn comes after message ``index``."""
     return all(slot.facts.role != "user" for slot in conv.slots[index + 1 :])
@@ -109,6 +124,8 @@ class EmptyContent(MessageRule):
         update: dict[str, Any] = {}
         if problems:
             update["content"] = tuple(kept)
+            if _lone_blank_copy(message, kept):
+                update["reasoning_content"] = None
         if not kept and isinstance(message, UserMessage) and _last_user(conv, index):
             kept = [construct_unchecked(TextContent, text=EMPTY_TURN_TEXT)]
             update["content"] = tuple(kept)

@@ -24,9 +24,18 @@ from typing import Any, ClassVar
 
 from .._build import construct_unchecked, copy_unchecked
 from .._content import TextContent, ThinkingContent, ToolCall
-from .._messages import AssistantMessage, Message
+from .._messages import AssistantMessage, ContentForm, Message
 from .._openai._facts import OPAQUE
-from ._base import Conversation, MessageRule, Problem, Repair, RuleContext, Wording
+from ._base import (
+    Conversation,
+    MessageRule,
+    Problem,
+    Repair,
+    RuleContext,
+    Slot,
+    WireRepair,
+    Wording,
+)
 from ._codes import Code
 from .response_only_field import strip_fields
 
@@ -84,10 +93,7 @@ def foreign_blocks(message: AssistantMessage, *, as_reasoning: bool = False) -> 
             continue
         if isinstance(block, ToolCall):
             if block.thought_signature is not None:
-                where = f"tool_calls[{calls}]"
-                problems.append(
-                    Problem(where, "tool call signature dropped", "foreign_thought_signature")
-                )
+                problems.append(_unsigned(calls))
                 block = copy_unchecked(block, thought_signature=None)
             calls += 1
         elif isinstance(block, TextContent) and block.text_signature is not None:
@@ -100,11 +106,28 @@ def foreign_blocks(message: AssistantMessage, *, as_reasoning: bool = False) -> 
         out.append(block)
     if not problems:
         return message, []
-    if converted and message.content_form != "list":
+    form = message.content_form
+    if converted and form != "list":
         out = _joined(out)
+        form = _form(out, form)
     elif converted:
         out = _separated(out, converted)
-    return copy_unchecked(message, content=tuple(out)), problems
+    # LiteLLM's reasoning_content beside thinking blocks is a copy of that thinking: it
+    # goes with it.
+    fixed = copy_unchecked(message, content=tuple(out), content_form=form, reasoning_content=None)
+    return fixed, problems
+
+
+def _unsigned(call: int) -> Problem:
+    return Problem(
+        f"tool_calls[{call}]", "tool call signature dropped", "foreign_thought_signature"
+    )
+
+
+def _form(blocks: list[Any], form: ContentForm) -> ContentForm:
+    """One text (what thinking joined a string, or no content, makes) travels as a string."""
+    texts = sum(isinstance(block, TextContent) for block in blocks)
+    return "string" if texts == 1 else form
 
 
 def _separated(blocks: list[Any], converted: list[int]) -> list[Any]:
@@ -175,15 +198,42 @@ class ForeignReasoning(MessageRule):
         },
     }
 
-    def candidate(self, conv: Conversation, index: int) -> bool:
+    def candidate(self, conv: Conversation, slot: Slot) -> bool:
         """Assistant turns that may carry opaque data and are not replayable."""
-        facts = conv.facts(index)
-        return (
-            bool(facts.flags & OPAQUE) and facts.role == "assistant" and not conv.replayable(index)
-        )
+        facts = slot.facts
+        return bool(facts.flags & OPAQUE) and facts.role == "assistant" and not conv.judged(slot)
 
     def repair(self, conv: Conversation, index: int, message: Message) -> Repair:
         """The turn without another model's reasoning data."""
         if not isinstance(message, AssistantMessage) or conv.replayable(index):
             return message, []
         return foreign_blocks(message, as_reasoning=conv.ctx.policy.reasoning_on_calls)
+
+    def edit(self, conv: Conversation, index: int, slot: Slot) -> WireRepair | None:
+        """:meth:`repair` made on the wire, for a plain turn (see ``Wire.plain_turn``).
+
+        The same decisions, block by block, as :func:`foreign_blocks`: thinking first,
+        then the text, then the calls. ``None`` in thinking mode, and where the result
+        would be several texts (the neutral model says that better).
+        """
+        turn = None if conv.ctx.policy.reasoning_on_calls else conv.wire.plain_turn(slot.raw)
+        if turn is None:
+            return None
+        out: list[Any] = []
+        problems: list[Problem] = []
+        for position, block in enumerate(turn.thinking):  # thinking comes first
+            problem = _thinking(block, position, out, as_reasoning=False)
+            if problem is not None:
+                problems.append(problem)
+        problems += [_unsigned(number) for number, signed in enumerate(turn.signed) if signed]
+        if not problems:
+            return slot.raw, []
+        converted = bool(out)
+        if turn.text is not None:
+            out.append(turn.text)
+        if converted:
+            out = _joined(out)
+        if len(out) > 1:
+            return None
+        form = _form(out, turn.form) if converted else turn.form
+        return conv.wire.with_reasoning(slot.raw, out, form, turn.signed), problems

@@ -17,7 +17,7 @@ from .._build import copy_unchecked
 from .._content import OpaqueContent, TextContent, ThinkingContent, ToolCall
 from .._messages import AssistantMessage, Message
 from .._openai._facts import OPAQUE
-from ._base import Conversation, MessageRule, Problem, Repair, RuleContext, Wording
+from ._base import Conversation, MessageRule, Problem, Repair, RuleContext, Slot, Wording
 from ._codes import Code
 
 __all__ = ["LoneReasoning"]
@@ -52,9 +52,9 @@ class LoneReasoning(MessageRule):
         """Only targets that replay reasoning items as input items."""
         return ctx.policy.reasoning_needs_answer
 
-    def candidate(self, conv: Conversation, index: int) -> bool:
+    def candidate(self, conv: Conversation, slot: Slot) -> bool:
         """Assistant turns without calls that may carry reasoning items."""
-        facts = conv.facts(index)
+        facts = slot.facts
         return bool(facts.flags & OPAQUE) and facts.role == "assistant" and not facts.calls
 
     def repair(self, conv: Conversation, index: int, message: Message) -> Repair:

@@ -17,7 +17,7 @@ from .._build import construct_unchecked, copy_unchecked
 from .._content import ThinkingContent, ToolCall
 from .._messages import AssistantMessage, Message
 from .._openai._facts import CALLS
-from ._base import Conversation, MessageRule, Problem, Repair, RuleContext, Wording
+from ._base import Conversation, MessageRule, Problem, Repair, RuleContext, Slot, Wording
 from ._codes import Code
 
 __all__ = ["EMPTY_REASONING", "MissingReasoning"]
@@ -51,9 +51,9 @@ class MissingReasoning(MessageRule):
         """Only targets in thinking mode."""
         return ctx.policy.reasoning_on_calls
 
-    def candidate(self, conv: Conversation, index: int) -> bool:
+    def candidate(self, conv: Conversation, slot: Slot) -> bool:
         """Assistant turns with tool calls."""
-        facts = conv.facts(index)
+        facts = slot.facts
         return facts.role == "assistant" and bool(facts.flags & CALLS)
 
     def repair(self, conv: Conversation, index: int, message: Message) -> Repair:

@@ -17,7 +17,7 @@ from .._content import TextContent, ThinkingContent, ToolCall
 from .._messages import AssistantMessage, Message
 from .._openai._facts import OPAQUE
 from .._signatures import is_canonical_base64
-from ._base import Conversation, MessageRule, Problem, Repair, RuleContext, Wording
+from ._base import Conversation, MessageRule, Problem, Repair, RuleContext, Slot, Wording
 from ._codes import Code
 
 __all__ = ["NonBase64Signature", "requires_base64"]
@@ -136,12 +136,12 @@ class NonBase64Signature(MessageRule):
         """Only targets that decode signatures as base64."""
         return requires_base64(ctx)
 
-    def candidate(self, conv: Conversation, index: int) -> bool:
+    def candidate(self, conv: Conversation, slot: Slot) -> bool:
         """Replayable assistant turns holding a value that is not a good signature."""
-        facts = conv.facts(index)
-        if not facts.flags & OPAQUE or facts.role != "assistant" or not conv.replayable(index):
+        facts = slot.facts
+        if not facts.flags & OPAQUE or facts.role != "assistant" or not conv.judged(slot):
             return False
-        values = conv.wire.signatures(conv.slots[index].raw)
+        values = conv.wire.signatures(slot.raw)
         return any(value is not None and not _good(value) for value in values)
 
     def repair(self, conv: Conversation, index: int, message: Message) -> Repair:

@@ -19,7 +19,16 @@ from .._content import TextContent, ThinkingContent, ToolCall
 from .._messages import AssistantMessage, Message
 from .._openai._facts import OPAQUE
 from .._openai._tools import writes_fields
-from ._base import Conversation, MessageRule, Problem, Repair, RuleContext, Wording
+from ._base import (
+    Conversation,
+    MessageRule,
+    Problem,
+    Repair,
+    RuleContext,
+    Slot,
+    WireRepair,
+    Wording,
+)
 from ._codes import Code
 from ._wording import EXTRA_FIELD
 
@@ -120,15 +129,26 @@ class ResponseOnlyField(MessageRule):
         family: {"extra_field": text} for family, text in EXTRA_FIELD.items()
     }
 
-    def candidate(self, conv: Conversation, index: int) -> bool:
+    def candidate(self, conv: Conversation, slot: Slot) -> bool:
         """Assistant turns with opaque data whose target strips some of it."""
-        facts = conv.facts(index)
+        facts = slot.facts
         if not facts.flags & OPAQUE or facts.role != "assistant":
             return False
-        return bool(fields_for(conv.ctx, conv.replayable(index)))
+        return bool(fields_for(conv.ctx, conv.judged(slot)))
 
     def repair(self, conv: Conversation, index: int, message: Message) -> Repair:
         """The turn without the fields its target must not get."""
         if not isinstance(message, AssistantMessage):
             return message, []
         return strip_fields(message, conv.ctx, replayable=conv.replayable(index))
+
+    def edit(self, conv: Conversation, index: int, slot: Slot) -> WireRepair | None:
+        """:meth:`repair` made on the wire, where each field is only a key to remove."""
+        present = conv.wire.plain_fields(slot.raw)
+        if present is None:
+            return None
+        drop = present & fields_for(conv.ctx, conv.judged(slot))
+        if not drop:
+            return slot.raw, []
+        problems = [_field_problem(key, "response-only field removed") for key in sorted(drop)]
+        return conv.wire.with_keys_removed(slot.raw, drop), problems

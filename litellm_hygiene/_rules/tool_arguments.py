@@ -18,7 +18,7 @@ from .._content import ToolCall
 from .._messages import AssistantMessage, Message
 from .._openai._facts import CALLS
 from .._openai._json import loads
-from ._base import Conversation, MessageRule, Problem, Repair, RuleContext, Wording
+from ._base import Conversation, MessageRule, Problem, Repair, RuleContext, Slot, Wording
 from ._codes import Code
 
 __all__ = ["ToolArguments", "valid_arguments"]
@@ -42,11 +42,11 @@ class ToolArguments(MessageRule):
         """Only targets whose LiteLLM converter parses the arguments."""
         return ctx.policy.parse_tool_arguments
 
-    def candidate(self, conv: Conversation, index: int) -> bool:
+    def candidate(self, conv: Conversation, slot: Slot) -> bool:
         """Assistant turns with a call whose arguments are not a JSON object."""
-        if not conv.facts(index).flags & CALLS:
+        if not slot.facts.flags & CALLS:
             return False
-        return not all(map(valid_arguments, conv.wire.arguments(conv.slots[index].raw)))
+        return not all(map(valid_arguments, conv.wire.arguments(slot.raw)))
 
     def repair(self, conv: Conversation, index: int, message: Message) -> Repair:
         """The turn with each such call's arguments written from the decoded object."""

@@ -1,0 +1,198 @@
+"""Assistant turns simple enough for a rule to rewrite without decoding them.
+
+Most assistant turns LiteLLM returns hold readable thinking (``thinking_blocks`` or
+``reasoning_content``), string content and tool calls of LiteLLM's own shape, some with
+a Gemini signature, and nothing else. A rule that rewrites such a turn (another model's
+thinking made text, response-only fields removed) needs only those pieces: this module
+reads them, as the decoder would, and writes the turn back with only the changed keys
+new, every other value the caller's own (as :meth:`OpenAIWire.with_ids` does). A turn
+of any other shape is ``None`` here, and the rule decodes it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, Final, NamedTuple
+
+from .._build import construct_unchecked
+from .._content import TextContent, ThinkingContent
+from .._messages import ContentForm
+from ._decode import STAMP_KEY
+from ._facts import RESPONSE_FIELDS
+from ._parts import ABSENT, decode_thinking_entry, encode_content
+from ._tools import THOUGHT_SEPARATOR
+
+__all__ = ["PlainTurn", "plain_fields", "plain_turn", "with_keys_removed", "with_reasoning"]
+
+_PSF: Final = "provider_specific_fields"
+_SIGNATURE: Final = "thought_signature"
+_KEYS: Final = frozenset(
+    {"role", "content", "tool_calls", "thinking_blocks", "reasoning_content", _PSF, STAMP_KEY}
+)
+"""Keys a plain turn may have: what the decoder lifts, and what passes through as it is."""
+
+
+class PlainTurn(NamedTuple):
+    """What a plain assistant turn holds, as the decoder reads it.
+
+    Attributes:
+        thinking: Its thinking blocks, in the decoder's order (``thinking_blocks``, or
+            else ``reasoning_content``).
+        text: Its string content as a text block; ``None`` when the content is null or
+            absent.
+        form: How its content travelled: ``string``, ``null`` or ``absent``.
+        signed: For each tool call, whether it carries a thought signature.
+    """
+
+    thinking: tuple[ThinkingContent, ...]
+    text: TextContent | None
+    form: ContentForm
+    signed: tuple[bool, ...]
+
+
+def plain_turn(raw: Any) -> PlainTurn | None:
+    """The pieces of a plain assistant turn; ``None`` when the turn holds more.
+
+    Plain: no keys but the ones above; content a string, null or absent; every thinking
+    entry readable; provider fields without text signatures; calls of LiteLLM's own
+    shape, whose only extra is a signature (in the id, in ``provider_specific_fields``,
+    or in both alike).
+    """
+    if type(raw) is not dict or not _KEYS.issuperset(raw):
+        return None
+    psf = raw.get(_PSF, ABSENT)
+    if psf is not ABSENT and (type(psf) is not dict or "thought_signatures" in psf):
+        return None
+    content = raw.get("content", ABSENT)
+    form: ContentForm
+    if content is ABSENT or content is None:
+        text, form = None, "absent" if content is ABSENT else "null"
+    elif type(content) is str:
+        text, form = construct_unchecked(TextContent, text=content), "string"
+    else:
+        return None
+    thinking = _thinking(raw)
+    signed = _signed(raw.get("tool_calls", ABSENT))
+    if thinking is None or signed is None:
+        return None
+    return PlainTurn(thinking, text, form, signed)
+
+
+def _thinking(raw: Mapping[str, Any]) -> tuple[ThinkingContent, ...] | None:
+    blocks = raw.get("thinking_blocks", ABSENT)
+    reasoning = raw.get("reasoning_content", ABSENT)
+    if reasoning is not ABSENT and type(reasoning) is not str:
+        return None
+    if blocks is ABSENT:
+        if reasoning is ABSENT:
+            return ()
+        return (
+            construct_unchecked(ThinkingContent, thinking=reasoning, origin="reasoning_content"),
+        )
+    if type(blocks) is not list or not blocks:
+        return None  # the decoder keeps such a list verbatim
+    decoded = [decode_thinking_entry(entry) for entry in blocks]
+    if any(block is None for block in decoded):
+        return None
+    return tuple(decoded)  # type: ignore[arg-type]
+
+
+def _signed(calls: Any) -> tuple[bool, ...] | None:
+    """Whether each call carries a signature; ``None`` for calls of another shape."""
+    if calls is ABSENT:
+        return ()
+    if type(calls) is not list or not calls:
+        return None
+    found: list[bool] = []
+    for call in calls:
+        signed = _call_signed(call)
+        if signed is None:
+            return None
+        found.append(signed)
+    return tuple(found)
+
+
+def _call_signed(call: Any) -> bool | None:
+    if type(call) is not dict or type(call.get("type")) is not str:
+        return None
+    function, call_id = call.get("function"), call.get("id")
+    if type(function) is not dict or len(function) != 2 or type(call_id) is not str:
+        return None
+    if type(function.get("name")) is not str or type(function.get("arguments")) is not str:
+        return None
+    head, separator, tail = call_id.partition(THOUGHT_SEPARATOR)
+    if separator and not head:
+        return None
+    psf = call.get(_PSF, ABSENT)
+    if psf is ABSENT:
+        return bool(separator) if len(call) == 3 else None
+    # The decoder lifts a signature in provider fields only when it agrees with the id's.
+    if len(call) != 4 or type(psf) is not dict or set(psf) != {_SIGNATURE}:
+        return None
+    value = psf[_SIGNATURE]
+    if type(value) is not str or not value or (separator and value != tail):
+        return None
+    return True
+
+
+def with_reasoning(
+    raw: Mapping[str, Any], texts: Sequence[TextContent], form: str, unsign: Sequence[bool]
+) -> dict[str, Any]:
+    """``raw`` without its thinking, with ``texts`` as its content, the marked calls unsigned.
+
+    The content is written as the encoder writes ``texts`` in ``form``; every other
+    value is the caller's own.
+    """
+    out = {k: v for k, v in raw.items() if k not in ("thinking_blocks", "reasoning_content")}
+    content = encode_content(texts, form)
+    if content is ABSENT:
+        out.pop("content", None)
+    else:
+        out["content"] = content
+    if any(unsign):
+        calls = raw["tool_calls"]
+        out["tool_calls"] = [
+            _unsigned(call) if drop else call for call, drop in zip(calls, unsign, strict=True)
+        ]
+    return out
+
+
+def _unsigned(call: Mapping[str, Any]) -> dict[str, Any]:
+    """A call of LiteLLM's shape without its signature, in the id or its provider fields."""
+    call_id = call["id"].partition(THOUGHT_SEPARATOR)[0] or call["id"]
+    return {"id": call_id, "type": call["type"], "function": call["function"]}
+
+
+def plain_fields(raw: Any) -> frozenset[str] | None:
+    """The response-only keys of a turn where each is no more than a key to remove.
+
+    ``None`` when the turn holds thinking, reasoning items, text signatures or call
+    provider fields: what removing those means is the decoder's to say.
+    """
+    if type(raw) is not dict:
+        return None
+    calls = raw.get("tool_calls")
+    if calls is not None and (type(calls) is not list or not all(map(_call_unsigned, calls))):
+        return None
+    found = RESPONSE_FIELDS.intersection(raw)
+    if not found:
+        return frozenset()
+    psf = raw.get(_PSF)
+    if found != {_PSF} or type(psf) is not dict or "thought_signatures" in psf:
+        return None
+    return found
+
+
+def _call_unsigned(call: Any) -> bool:
+    """A call with no provider fields and no signature in its id."""
+    if type(call) is not dict or _PSF in call:
+        return False
+    function, call_id = call.get("function"), call.get("id")
+    if type(function) is not dict or _PSF in function:
+        return False
+    return not (type(call_id) is str and THOUGHT_SEPARATOR in call_id)
+
+
+def with_keys_removed(raw: Mapping[str, Any], keys: frozenset[str]) -> dict[str, Any]:
+    """A shallow copy of ``raw`` without ``keys``; its values are the caller's own."""
+    return {k: v for k, v in raw.items() if k not in keys}
