@@ -12,7 +12,7 @@ stops by PID (SIGTERM to the group, SIGKILL if it hangs).
 Startup is slow (importing ``litellm.proxy`` takes seconds), so :func:`running_proxies`
 starts several at once and waits for all of them.
 
-The client side: :func:`standin_config` (model groups behind ``tests.standin``),
+The client side: :func:`standin_config` (model groups behind ``litellm_hygiene._standin``),
 :func:`proxy_client` (an OpenAI SDK client for a proxy) and :func:`chat` (one completion,
 with its ``x-litellm-hygiene-*`` headers).
 

@@ -10,9 +10,9 @@ import httpx
 import pytest
 import yaml
 
+from litellm_hygiene._standin import StandIn, anthropic, mistral, route_of
+from litellm_hygiene._standin.rules import contains, violations
 from tests.cassettes import BASE_PATHS, CASSETTES, FAKE_AWS, REPLAY_ORIGIN
-from tests.standin import StandIn, anthropic, mistral, route_of
-from tests.standin.rules import contains, violations
 
 KEY_VARIABLES = (
     "ANTHROPIC_API_KEY",

@@ -1,7 +1,7 @@
 """End to end through a real ``litellm --config`` proxy process, driven by the OpenAI SDK.
 
 One proxy with hygiene at its defaults, every model group's ``api_base`` pointing at the
-provider stand-in (``tests.standin``). What the tests read: the bodies the stand-in
+provider stand-in (``litellm_hygiene._standin``). What the tests read: the bodies the stand-in
 received (after LiteLLM's own transformation for the provider), the
 ``x-litellm-hygiene-*`` response headers, and what the client gets back. Two instances
 sharing Redis, and failure injection, are in ``test_proxy_instances.py``.
@@ -22,6 +22,7 @@ import openai
 import pytest
 import yaml
 
+from litellm_hygiene._standin import Reply, StandIn, anthropic, mistral, openai_chat
 from tests.proxy_server import (
     STAMP,
     ProxyServer,
@@ -32,7 +33,6 @@ from tests.proxy_server import (
     running_proxies,
     standin_config,
 )
-from tests.standin import Reply, StandIn, anthropic, mistral, openai_chat
 
 CLAUDE_MODEL = "claude-sonnet-4-5-20250929"
 SIGNATURE = "RXVnQ2tZSUJoQUNHMmJ3VWVaTHNpZ25hdHVyZQ=="
