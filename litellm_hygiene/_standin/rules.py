@@ -123,13 +123,23 @@ def _bedrock(body: Any) -> Iterator[str]:
     yield from _pairing(turns)
 
 
+def _names(parts: list[Any], camel: str, snake: str) -> list[str]:
+    """The ``name`` of every part holding ``camel`` or ``snake`` (Google accepts both)."""
+    found = (p.get(camel, p.get(snake)) for p in parts)
+    return [str(entry.get("name", "")) for entry in found if isinstance(entry, dict)]
+
+
 def _gemini(body: Any) -> Iterator[str]:
-    """Gemini pairs by name and order: each model turn's calls, answered next turn."""
+    """Gemini pairs by name and order: each model turn's calls, answered next turn.
+
+    Google's JSON accepts both spellings of a field; LiteLLM sends ``function_call`` and
+    ``function_response``, Google's own SDKs ``functionCall`` and ``functionResponse``.
+    """
     turns: list[tuple[list[str], list[str]]] = []
     for content in body.get("contents", []):
         parts = content.get("parts", [])
-        calls = [p["functionCall"]["name"] for p in parts if "functionCall" in p]
-        results = [p["functionResponse"]["name"] for p in parts if "functionResponse" in p]
+        calls = _names(parts, "functionCall", "function_call")
+        results = _names(parts, "functionResponse", "function_response")
         turns.append((calls, results))
     yield from _pairing(turns)
 
