@@ -72,17 +72,25 @@ class Outcome:
 
 @contextmanager
 def _callbacks(callbacks: list[Any]) -> Iterator[None]:
+    """Only ``callbacks`` registered, and LiteLLM's "Give Feedback" banner off, for the block.
+
+    A rejected request is the expected outcome here, and LiteLLM prints that banner to
+    stdout on every failed call unless ``suppress_debug_info`` is set.
+    """
     import litellm
 
     saved = {name: list(getattr(litellm, name)) for name in _CALLBACK_LISTS}
+    quiet = litellm.suppress_debug_info
     for name in _CALLBACK_LISTS:
         setattr(litellm, name, [])
     litellm.callbacks = callbacks
+    litellm.suppress_debug_info = True
     try:
         yield
     finally:
         for name, value in saved.items():
             setattr(litellm, name, value)
+        litellm.suppress_debug_info = quiet
 
 
 def _report(response: Any) -> dict[str, int]:
