@@ -261,24 +261,23 @@ def test_mistral_overflow_reaches_the_client_like_litellms_own_overflow_error(
 
 @pytest.mark.filterwarnings("ignore:Items? .* (is|are) using the `ReadOnly` qualifier:UserWarning")
 def test_example_config_is_valid(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The example parses, sets no ``api_base``, and shows every option but the optional
-    Redis credentials and ``unknown_provenance`` (which it documents in comments)."""
+    """The example parses, points every deployment at the stand-in named by one variable,
+    and shows every option but the Redis ones (its Redis variant shows those) and
+    ``unknown_provenance`` (which it documents in comments). Both examples are run
+    through a real proxy in ``tests/test_examples.py``."""
     from litellm_hygiene import HygieneOptions
 
     config = yaml.safe_load(EXAMPLE_CONFIG.read_text(encoding="utf-8"))
     assert config["litellm_settings"]["callbacks"] == "litellm_hygiene.proxy_handler"
     for deployment in config["model_list"]:
         params = deployment["litellm_params"]
-        assert "api_base" not in params
-        assert params["api_key"].startswith("os.environ/")
+        assert params["api_base"] == "os.environ/HYGIENE_STANDIN_URL"
+        assert params["api_key"] == "stand-in-needs-no-key"
     section = config["callback_settings"]["litellm_hygiene"]
-    environment = {"REDIS_HOST": "redis.internal", "REDIS_PORT": "6379"}
-    for name, value in environment.items():
-        monkeypatch.setenv(name, value)
-    named = {v.removeprefix("os.environ/") for v in section.values() if str(v).startswith("os.")}
-    assert named <= set(environment)
     options = HygieneOptions.from_settings(section)  # unknown keys and bad values raise
     assert set(section) == set(HygieneOptions.model_fields) - {
+        "redis_host",
+        "redis_port",
         "redis_password",
         "redis_username",
         "redis_url",
@@ -286,4 +285,17 @@ def test_example_config_is_valid(monkeypatch: pytest.MonkeyPatch) -> None:
         "redis_db",
         "unknown_provenance",
     }
-    assert (options.provenance_store, options.redis_port) == ("redis", 6379)
+    assert options.provenance_store == "memory"
+
+    redis_config = yaml.safe_load(EXAMPLE_CONFIG.with_name("proxy_config_redis.yaml").read_text())
+    assert redis_config["model_list"] == config["model_list"]
+    redis_section = redis_config["callback_settings"]["litellm_hygiene"]
+    environment = {"REDIS_HOST": "redis.internal", "REDIS_PORT": "6379"}
+    for name, value in environment.items():
+        monkeypatch.setenv(name, value)
+    named = {
+        v.removeprefix("os.environ/") for v in redis_section.values() if str(v).startswith("os.")
+    }
+    assert named == set(environment)
+    redis_options = HygieneOptions.from_settings(redis_section)
+    assert (redis_options.provenance_store, redis_options.redis_port) == ("redis", 6379)

@@ -1,4 +1,4 @@
-"""The ``litellm-hygiene`` command: ``demo``, ``check``, ``fix``, ``overflow``.
+"""The ``litellm-hygiene`` command: ``demo``, ``check``, ``fix``, ``overflow``, ``standin``.
 
 Built on click (LiteLLM's own CLI uses it, so it is already installed): help for every
 command, colour on a terminal and plain text when piped. Everything the commands do is
@@ -25,6 +25,7 @@ Start here:  litellm-hygiene demo
 Then:        litellm-hygiene check history.json --model mistral/mistral-large-latest
              litellm-hygiene fix history.json --model gemini/gemini-2.5-flash -o out.json
              litellm-hygiene overflow "prompt is too long: 213462 tokens > 200000 maximum"
+Offline:     litellm-hygiene standin   (every provider's API on 127.0.0.1:4891)
 
 Each command's --help says what it reads and what its exit status means.
 """
@@ -49,7 +50,8 @@ def main() -> None:
     from ._commands import check, fix
     from ._demo_view import demo
     from ._overflow import overflow
+    from ._standin import standin
 
-    for command in (demo, check, fix, overflow):
+    for command in (demo, check, fix, overflow, standin):
         cli.add_command(command)
     cli(prog_name="litellm-hygiene")
