@@ -91,3 +91,12 @@ async def test_the_callers_conversation_is_never_changed() -> None:
     before = copy.deepcopy(conversation)
     await run_demo(DEMO_TARGETS[-2:], conversation)
     assert conversation == before
+
+
+def test_the_readme_states_the_score_the_demo_measures(outcomes: list[Outcome]) -> None:
+    from pathlib import Path
+
+    from litellm_hygiene._cli._demo_view import score_line
+
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text("utf-8")
+    assert score_line(outcomes) in readme

@@ -23,7 +23,7 @@ from ._diff import json_diff, styled
 __all__ = ["demo", "score_line"]
 
 _INTRO = """\
-One conversation, recorded with Claude, switched to {count} model families.
+One conversation, recorded with Claude, switched to {count}.
 It holds signed thinking, two parallel tool calls, an image, and a tool call the user
 interrupted ({messages} messages; `litellm-hygiene demo --save FILE` writes it out).
 Each request goes through litellm.acompletion to a local stand-in of the provider's API
@@ -127,7 +127,8 @@ def demo(full: bool, no_diff: bool, only: tuple[str, ...], save: str | None) -> 
     if not targets:
         raise click.BadParameter(f"no demo target matches {list(only)}", param_hint="--target")
     _quiet_litellm()
-    click.echo(_INTRO.format(count=len(targets), messages=len(messages)), nl=False)
+    count = f"{len(targets)} model families" if len(targets) > 1 else "1 model family"
+    click.echo(_INTRO.format(count=count, messages=len(messages)), nl=False)
     outcomes = asyncio.run(run_demo(targets))
     diff_lines = 0 if no_diff else None if full else 16
     for outcome in outcomes:
