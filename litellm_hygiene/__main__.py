@@ -2,4 +2,5 @@
 
 from litellm_hygiene._cli import main
 
-main()
+if __name__ == "__main__":  # importing the module (tools walk every module) runs nothing
+    main()

@@ -287,3 +287,62 @@ def test_demo_prints_the_score_the_wire_tests_measure() -> None:
     for target in DEMO_TARGETS:
         assert target.model in done.stdout
     assert '+     "id": "' in done.stdout, "the wire diff is shown"
+
+
+def test_demo_options_select_targets_and_hide_the_diff() -> None:
+    done = run("demo", "-t", "mistral", "--no-diff")
+    assert done.returncode == 0, done.stderr
+    assert "switched to 1 model family." in done.stdout
+    assert "wire body" not in done.stdout
+    assert done.stdout.rstrip().endswith("LiteLLM alone 0/1, with litellm-hygiene 1/1.")
+    full = run("demo", "-t", "deepseek", "--full")
+    assert full.returncode == 0 and "more diff lines" not in full.stdout
+    unknown = run("demo", "-t", "no-such-model")
+    assert unknown.returncode == 2 and "no demo target matches" in unknown.stderr
+
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+def test_standin_serves_until_interrupted(tmp_path: Path) -> None:
+    import signal
+    import time
+
+    import httpx
+
+    port = _free_port()
+    log = tmp_path / "standin.log"
+    with log.open("w") as out:
+        process = subprocess.Popen(
+            [str(COMMAND), "standin", "--port", str(port)], stdout=out, stderr=subprocess.STDOUT
+        )
+    try:
+        deadline = time.monotonic() + 60
+        while "listening on" not in log.read_text():
+            assert process.poll() is None, log.read_text()
+            assert time.monotonic() < deadline, "the stand-in did not start"
+            time.sleep(0.1)
+        busy = run("standin", "--port", str(port))
+        assert busy.returncode == 1 and "cannot listen on" in busy.stderr
+        orphan = {
+            "model": "mistral-large-latest",
+            "messages": [
+                {"role": "user", "content": "q"},
+                {"role": "assistant", "tool_calls": [_call("toolu_01")]},
+                {"role": "user", "content": "next"},
+            ],
+        }
+        reply = httpx.post(f"http://127.0.0.1:{port}/v1/chat/completions", json=orphan)
+        assert reply.status_code == 400
+        assert "tool call id 'toolu_01' is rejected" in reply.json()["message"]
+    finally:
+        process.send_signal(signal.SIGINT)
+        status = process.wait(timeout=30)
+    assert status == 0
+    assert "POST /v1/chat/completions  mistral  400" in log.read_text()
