@@ -346,3 +346,10 @@ def test_standin_serves_until_interrupted(tmp_path: Path) -> None:
         status = process.wait(timeout=30)
     assert status == 0
     assert "POST /v1/chat/completions  mistral  400" in log.read_text()
+
+
+def test_fix_names_an_output_it_cannot_write(conversation: Path, tmp_path: Path) -> None:
+    target = tmp_path / "missing-dir" / "fixed.json"
+    done = run("fix", str(conversation), "-m", MISTRAL, "-o", str(target))
+    assert done.returncode == 2
+    assert f"error: {target}: cannot be written" in done.stderr

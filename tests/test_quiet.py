@@ -51,3 +51,20 @@ def test_litellm_itself_still_prints_it() -> None:
         [sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120
     )
     assert "Provider List" in done.stdout
+
+
+def test_importing_the_package_loads_neither_litellm_nor_the_command_line() -> None:
+    """``import litellm_hygiene`` stays light: LiteLLM (seconds to import), click, the demo
+    and the stand-in load only when used."""
+    code = (
+        "import sys, litellm_hygiene\n"
+        "heavy = [m for m in sys.modules if m == 'litellm' or m.startswith(('litellm.', "
+        "'click', 'litellm_hygiene._cli', 'litellm_hygiene._demo', 'litellm_hygiene._standin'))]\n"
+        "assert not heavy, heavy\n"
+    )
+    env = {**os.environ, "LITELLM_LOCAL_MODEL_COST_MAP": "True"}
+    done = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout == ""

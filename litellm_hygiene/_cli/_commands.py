@@ -113,8 +113,12 @@ def check(file: str, model: str, source_model: str | None, as_json: bool) -> Non
     raise SystemExit(EXIT_FOUND)
 
 
-def _serialise(transcript: Transcript, messages: list[Any]) -> str:
-    plain = json.loads(json.dumps(messages, default=_plain, ensure_ascii=False))
+def _as_json(messages: list[Any]) -> list[Any]:
+    """The messages as plain JSON values (a message object becomes its ``model_dump()``)."""
+    return list(json.loads(json.dumps(messages, default=_plain, ensure_ascii=False)))
+
+
+def _serialise(transcript: Transcript, plain: list[Any]) -> str:
     if transcript.form == "jsonl":
         return "".join(json.dumps(m, ensure_ascii=False) + "\n" for m in plain)
     document: Any = plain
@@ -164,7 +168,7 @@ def fix(file: str, model: str, source_model: str | None, output: str | None, dif
     drops messages, later indices are of the list so far. The input file is never changed.
 
     Exit status: 0 when the transcript was written (changed or not), 2 when the input
-    cannot be read.
+    cannot be read (or the output cannot be written).
     """
     transcript = _load(file)
     try:
@@ -174,23 +178,23 @@ def fix(file: str, model: str, source_model: str | None, output: str | None, dif
     except InvalidMessageError as err:
         where = transcript.where(err.index)
         fail_unreadable(f"{where}: messages[{err.index}].{err.field}: {err.reason}")
-    text = _serialise(transcript, result.messages)
+    plain = _as_json(result.messages)
+    text = _serialise(transcript, plain)
     to_stderr = output is None
     if output is not None:
-        with open(output, "w", encoding="utf-8") as handle:
-            handle.write(text)
+        try:
+            with open(output, "w", encoding="utf-8") as handle:
+                handle.write(text)
+        except OSError as err:
+            fail_unreadable(f"{output}: cannot be written ({err.strerror})")
     else:
         click.echo(text, nl=False)
     changes = [(c.kind, c.index, c.detail) for c in result.report.changes]
     summary = f"{len(changes)} changes for {model}" if changes else f"nothing to change for {model}"
     lines = _change_lines(changes)
     if diff and changes:
-        lines += styled(json_diff(transcript.messages, json.loads(_serialise_list(result))))
+        lines += styled(json_diff(transcript.messages, plain))
     for line in [click.style(summary, bold=True), *lines]:
         click.echo(line, err=to_stderr)
     if output is not None:
         click.echo(f"written to {output}", err=to_stderr)
-
-
-def _serialise_list(result: Any) -> str:
-    return json.dumps(result.messages, default=_plain, ensure_ascii=False)
