@@ -48,7 +48,7 @@ def test_accepted_means_valid_by_the_wire_rules(outcomes: list[Outcome]) -> None
         for attempt in (outcome.alone, outcome.hygiene):
             assert attempt.sent is not None, "LiteLLM sent every request"
             found = violations(outcome.target.api, attempt.sent)
-            assert attempt.problems == found
+            assert [problem.text for problem in attempt.problems] == found
             assert attempt.accepted == (found == []), (outcome.target.model, found)
             assert attempt.status == (200 if not found else 400)
 

@@ -51,10 +51,13 @@ def _verdict(attempt: Attempt, target: DemoTarget) -> list[str]:
     exception = (attempt.error or "").split(":", 1)[0]
     body = rejection(target.api, attempt.problems).body
     said = body.get("message") or body.get("error", {}).get("message", "")
-    lines = [
-        click.style("rejected", fg="red", bold=True) + f" (HTTP {attempt.status}, {exception})"
-    ]
-    lines.append("      the stand-in answers: " + click.style(str(said), fg="red"))
+    status = f" (HTTP {attempt.status}, {exception})"
+    lines = [click.style("rejected", fg="red", bold=True) + status]
+    lines.append("      error: " + click.style(str(said), fg="red"))
+    more = len(attempt.problems) - 1
+    if more:
+        rest = "; ".join(p.text for p in attempt.problems[1:3]) + ("; ..." if more > 2 else "")
+        lines.append(f"      and {more} more: {rest}")
     return lines
 
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .._standin import ReceivedRequest, Reply, StandIn
-from .._standin.rules import violations
+from .._standin.rules import WireProblem, problems
 from .._standin.strict import strict
 from ._targets import DEMO_TARGETS, DemoTarget, load_conversation
 
@@ -43,7 +43,7 @@ class Attempt:
         sent: The wire body LiteLLM posted (``None`` when LiteLLM raised before sending).
         status: The stand-in's HTTP status (``None`` when nothing was sent).
         error: ``"<exception type>: <message>"`` as the caller saw it, ``None`` on success.
-        problems: What the provider's rules find in ``sent``.
+        problems: What the provider's rules find in ``sent``, in order.
         changes: What hygiene changed, per kind (empty without hygiene).
         answer: The model's answer, on success.
     """
@@ -51,7 +51,7 @@ class Attempt:
     sent: Any
     status: int | None
     error: str | None
-    problems: list[str] = field(default_factory=list)
+    problems: list[WireProblem] = field(default_factory=list)
     changes: dict[str, int] = field(default_factory=dict)
     answer: str | None = None
 
@@ -137,7 +137,7 @@ async def _attempt(
         sent=sent,
         status=statuses[-1] if statuses else None,
         error=error,
-        problems=violations(target.api, sent) if sent is not None else [],
+        problems=problems(target.api, sent) if sent is not None else [],
         changes=_report(response) if response is not None else {},
         answer=answer,
     )

@@ -5,9 +5,9 @@ request the way the provider does, with HTTP 400 in the provider's own error env
 (Anthropic's ``{"type": "error", ...}``, OpenAI's ``{"error": {...}}``, Mistral's
 ``{"object": "error", ...}``, Google's ``{"error": {"status": "INVALID_ARGUMENT"}}``,
 Bedrock's ``{"message": ...}`` with ``x-amzn-errortype``), so LiteLLM maps it to the same
-exception class a user would see. The message names what the rules found: the stand-in
-knows the rules, not each provider's exact sentence (``litellm-hygiene check`` quotes
-those).
+exception class a user would see. Like a real API it reports the first problem, in the
+provider's own sentence where ``PROVIDER_RULES.md`` records one (:data:`WORDING`), else
+in the check's words.
 """
 
 from __future__ import annotations
@@ -17,9 +17,9 @@ from collections.abc import Callable
 from . import anthropic, openai_chat
 from ._reply import Json, Reply, Route
 from ._server import ReceivedRequest
-from .rules import WireApi, violations
+from .rules import ProblemKind, WireApi, WireProblem, problems
 
-__all__ = ["ROUTE_OF_API", "rejection", "strict"]
+__all__ = ["ROUTE_OF_API", "WORDING", "provider_message", "rejection", "strict"]
 
 ROUTE_OF_API: dict[WireApi, Route] = {
     "anthropic": "anthropic-messages",
@@ -32,14 +32,78 @@ ROUTE_OF_API: dict[WireApi, Route] = {
 """The endpoint each wire API is served on."""
 
 
-def _message(found: list[str]) -> str:
-    more = f" (and {len(found) - 1} more)" if len(found) > 1 else ""
-    return f"Invalid request: {found[0]}{more}"
+_ANTHROPIC_UNANSWERED = (
+    "messages.{index}: `tool_use` ids were found without `tool_result` blocks immediately "
+    "after: {subject}. Each `tool_use` block must have a corresponding `tool_result` block "
+    "in the next message."
+)
+_ANTHROPIC_ORPHAN = (
+    "messages.{index}.content.{part}: unexpected `tool_use_id` found in `tool_result` "
+    "blocks: {subject}. Each `tool_result` block must have a corresponding `tool_use` "
+    "block in the previous message."
+)
+_OPENAI_UNANSWERED = (
+    "An assistant message with 'tool_calls' must be followed by tool messages responding "
+    "to each 'tool_call_id'. The following tool_call_ids did not have response messages: "
+    "{subject}"
+)
+_OPENAI_ORPHAN = (
+    "Messages with role 'tool' must be a response to a preceding message with 'tool_calls'"
+)
+_EXTRA = "Extra inputs are not permitted, field: 'messages[{index}].{subject}'"
+
+WORDING: dict[tuple[WireApi, ProblemKind], str] = {
+    ("anthropic", "tool_id"): (
+        "messages.{index}.content.{part}.tool_use.id: String should match pattern "
+        "'^[a-zA-Z0-9_-]+$'"
+    ),
+    ("anthropic", "unanswered_call"): _ANTHROPIC_UNANSWERED,
+    ("anthropic", "orphan_result"): _ANTHROPIC_ORPHAN,
+    ("bedrock", "tool_id"): (
+        "Value at 'messages.{index}.member.content.{part}.member.toolUse.toolUseId' failed "
+        "to satisfy constraint: Member must satisfy regular expression pattern: [a-zA-Z0-9_-]+"
+    ),
+    ("openai-chat", "unanswered_call"): _OPENAI_UNANSWERED,
+    ("openai-chat", "orphan_result"): _OPENAI_ORPHAN,
+    ("openai-chat", "response_only"): _EXTRA,
+    ("mistral", "tool_id"): (
+        "Tool call id was {subject} but must be a-z, A-Z, 0-9, with a length of 9."
+    ),
+    ("mistral", "unanswered_call"): "Not the same number of function calls and responses",
+    ("mistral", "orphan_result"): "Not the same number of function calls and responses",
+    ("mistral", "response_only"): _EXTRA,
+    ("gemini", "unanswered_call"): (
+        "Please ensure that the number of function response parts is equal to the number "
+        "of function call parts of the function call turn."
+    ),
+    ("gemini", "orphan_result"): (
+        "Please ensure that function response turn comes immediately after a function call turn."
+    ),
+    ("responses", "unanswered_call"): "No tool output found for function call {subject}.",
+    ("responses", "orphan_result"): (
+        "No tool call found for function call output with call_id {subject}."
+    ),
+    ("responses", "lone_reasoning"): (
+        "Item '{subject}' of type 'reasoning' was provided without its required following item."
+    ),
+}
+"""Each provider's sentence for a broken rule (PROVIDER_RULES.md §1-§3), with the
+problem's ``index``, ``part`` and ``subject`` filled in. A pair missing here is answered
+in the check's own words. Bedrock's pairing errors are not recorded there, nor is a
+sentence for Mistral's turn order beyond the one the check already uses."""
 
 
-def rejection(api: WireApi, found: list[str]) -> Reply:
-    """The 400 ``api`` answers a request in which its rules ``found`` these problems."""
-    text = _message(found)
+def provider_message(api: WireApi, problem: WireProblem) -> str:
+    """What ``api`` says of ``problem``: its own sentence when known, else the check's."""
+    template = WORDING.get((api, problem.kind))
+    if template is None:
+        return problem.text
+    return template.format(index=problem.index, part=problem.part, subject=problem.subject)
+
+
+def rejection(api: WireApi, found: list[WireProblem]) -> Reply:
+    """The 400 ``api`` answers a request whose first problem is ``found[0]``."""
+    text = provider_message(api, found[0])
     route = ROUTE_OF_API[api]
     if api == "anthropic":
         return anthropic.error(400, "invalid_request_error", text, seed=text)
@@ -64,11 +128,15 @@ def rejection(api: WireApi, found: list[str]) -> Reply:
     return Reply(route=route, status=400, body=reply.body)
 
 
+_NO_BODY = WireProblem("no_body", "the request has no JSON body")
+
+
 def strict(api: WireApi, accept: Reply) -> Callable[[ReceivedRequest], Reply]:
     """A responder for :class:`.StandIn`: ``accept`` for a valid body, else the error."""
 
     def respond(request: ReceivedRequest) -> Reply:
-        found = violations(api, request.body) if isinstance(request.body, dict) else ["no body"]
+        body = request.body
+        found = problems(api, body) if isinstance(body, dict) else [_NO_BODY]
         return rejection(api, found) if found else accept
 
     return respond
