@@ -86,9 +86,14 @@ def test_rejections_use_each_providers_envelope_and_report_the_first_problem(
             "No tool output found for function call call_1.",
         ),
         (
-            "bedrock",  # no Bedrock sentence is recorded for pairing: the check's words
+            "bedrock",
             {"messages": [{"role": "assistant", "content": [{"toolUse": {"toolUseId": "t"}}]}]},
-            "call 't' has no result",
+            "Expected toolResult blocks at messages.1.content for the following Ids: t",
+        ),
+        (
+            "mistral",  # a result with no call: Mistral counts calls and results
+            {"messages": [{"role": "tool", "tool_call_id": "abcDEF123"}]},
+            "Not the same number of function calls and responses",
         ),
     ],
 )

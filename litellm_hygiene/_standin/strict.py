@@ -6,8 +6,7 @@ request the way the provider does, with HTTP 400 in the provider's own error env
 ``{"object": "error", ...}``, Google's ``{"error": {"status": "INVALID_ARGUMENT"}}``,
 Bedrock's ``{"message": ...}`` with ``x-amzn-errortype``), so LiteLLM maps it to the same
 exception class a user would see. Like a real API it reports the first problem, in the
-provider's own sentence where ``PROVIDER_RULES.md`` records one (:data:`WORDING`), else
-in the check's words.
+provider's own sentence where one is known (:data:`WORDING`), else in the check's words.
 """
 
 from __future__ import annotations
@@ -63,6 +62,13 @@ WORDING: dict[tuple[WireApi, ProblemKind], str] = {
         "Value at 'messages.{index}.member.content.{part}.member.toolUse.toolUseId' failed "
         "to satisfy constraint: Member must satisfy regular expression pattern: [a-zA-Z0-9_-]+"
     ),
+    ("bedrock", "unanswered_call"): (
+        "Expected toolResult blocks at messages.{next}.content for the following Ids: {subject}"
+    ),
+    ("bedrock", "orphan_result"): (
+        "The number of toolResult blocks at messages.{index}.content exceeds the number of "
+        "toolUse blocks of previous turn."
+    ),
     ("openai-chat", "unanswered_call"): _OPENAI_UNANSWERED,
     ("openai-chat", "orphan_result"): _OPENAI_ORPHAN,
     ("openai-chat", "response_only"): _EXTRA,
@@ -87,10 +93,12 @@ WORDING: dict[tuple[WireApi, ProblemKind], str] = {
         "Item '{subject}' of type 'reasoning' was provided without its required following item."
     ),
 }
-"""Each provider's sentence for a broken rule (PROVIDER_RULES.md §1-§3), with the
-problem's ``index``, ``part`` and ``subject`` filled in. A pair missing here is answered
-in the check's own words. Bedrock's pairing errors are not recorded there, nor is a
-sentence for Mistral's turn order beyond the one the check already uses."""
+"""Each provider's sentence for a broken rule, with the problem's ``index`` (``next``:
+the message after it), ``part`` and ``subject`` filled in. The sentences are the ones
+PROVIDER_RULES.md and public issue threads record, the same the validator quotes in
+``Violation.provider_error``; kept here too because the stand-in judges requests
+independently of hygiene's rules. A pair missing here (Mistral's turn order, whose check
+already speaks Mistral's words) is answered in the check's own words."""
 
 
 def provider_message(api: WireApi, problem: WireProblem) -> str:
@@ -98,7 +106,10 @@ def provider_message(api: WireApi, problem: WireProblem) -> str:
     template = WORDING.get((api, problem.kind))
     if template is None:
         return problem.text
-    return template.format(index=problem.index, part=problem.part, subject=problem.subject)
+    after = problem.index + 1 if problem.index is not None else None
+    return template.format(
+        index=problem.index, next=after, part=problem.part, subject=problem.subject
+    )
 
 
 def rejection(api: WireApi, found: list[WireProblem]) -> Reply:
