@@ -55,6 +55,15 @@ def test_every_python_block_runs_in_order(standin: StandIn, tmp_path: Path) -> N
     )
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-5000:]
     assert "'target': 'mistral/mistral-large-latest'" in done.stdout
+    # What the README shows as output in comments is what the blocks print.
+    for shown in (
+        "{'provider': 'mistral', 'api': 'mistral', 'model': 'mistral-large-latest'}",
+        "4 role turn_order Unexpected role 'user' after role 'tool'",
+        "2 tool_calls[0].id tool_call_id Tool call id was toolu_01A09q90qw90lq917835lq9 but must",
+        "{'foreign_reasoning': 1, 'response_only_field': 1, 'tool_pairing': 1}",
+    ):
+        assert shown in done.stdout, shown
+        assert shown in README
     assert "Provider List" not in done.stdout
     assert standin.received, "the blocks called the stand-in"
     assert all(answer(request).status == 200 for request in standin.received)  # type: ignore[union-attr]
