@@ -15,7 +15,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from tests.standin import ReceivedRequest, Reply, StandIn, anthropic, gemini, openai_chat
+from litellm_hygiene._standin import ReceivedRequest, Reply, StandIn, anthropic, gemini, openai_chat
 
 
 class CannedStandIn(StandIn):

@@ -10,7 +10,7 @@ environment variable ``LITELLM_HYGIENE_RECORD`` picks the mode:
   nothing reaches the network. Calls go to a fixed dummy ``api_base``
   (``http://127.0.0.1:9`` plus the real API's base path) that vcrpy intercepts; a
   request the cassette does not hold raises ``CannotOverwriteExistingCassetteException``.
-* ``standin``: **re-record against the local stand-in** (:mod:`tests.standin`). Each
+* ``standin``: **re-record against the local stand-in** (:mod:`litellm_hygiene._standin`). Each
   cassette is deleted and recorded again through LiteLLM, the stand-in answering with
   the replies the test scripted.
 * ``real``: **re-record against the real APIs**. No ``api_base`` override; LiteLLM reads
@@ -58,8 +58,8 @@ import vcr
 from vcr.cassette import Cassette
 from vcr.serializers import yamlserializer
 
+from litellm_hygiene._standin import Reply, StandIn
 from tests.litellm_callbacks import restored_callbacks
-from tests.standin import Reply, StandIn
 
 __all__ = [
     "BASE_PATHS",

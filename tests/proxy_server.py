@@ -12,7 +12,7 @@ stops by PID (SIGTERM to the group, SIGKILL if it hangs).
 Startup is slow (importing ``litellm.proxy`` takes seconds), so :func:`running_proxies`
 starts several at once and waits for all of them.
 
-The client side: :func:`standin_config` (model groups behind ``tests.standin``),
+The client side: :func:`standin_config` (model groups behind ``litellm_hygiene._standin``),
 :func:`proxy_client` (an OpenAI SDK client for a proxy) and :func:`chat` (one completion,
 with its ``x-litellm-hygiene-*`` headers).
 
@@ -118,13 +118,17 @@ class ProxyServer:
     Attributes:
         name: A label for messages (``"A"``, ``"fail-closed"``).
         config: The proxy config, written as ``config.yaml`` in the work dir.
+        env: Variables added to the hermetic environment (the config's ``os.environ/``).
         port: The port it listens on.
         workdir: Its temp dir: ``config.yaml`` and ``proxy.log``.
     """
 
-    def __init__(self, name: str, config: Mapping[str, Any]) -> None:
+    def __init__(
+        self, name: str, config: Mapping[str, Any], env: Mapping[str, str] | None = None
+    ) -> None:
         self.name = name
         self.config = dict(config)
+        self.env = dict(env or {})
         self.port = _free_port()
         self._dir = tempfile.TemporaryDirectory(prefix=f"litellm-hygiene-proxy-{name}-")
         self.workdir = Path(self._dir.name)
@@ -156,7 +160,7 @@ class ProxyServer:
             self._process = subprocess.Popen(
                 args,
                 cwd=self.workdir,
-                env=proxy_environment(),
+                env=proxy_environment() | self.env,
                 stdin=subprocess.DEVNULL,
                 stdout=log,
                 stderr=subprocess.STDOUT,

@@ -17,17 +17,7 @@ from typing import Any
 import pytest
 
 from litellm_hygiene import HygieneCallback
-from tests.cassettes import (
-    READONLY_WARNING,
-    Provider,
-    deterministic_gemini_ids,
-    offline,
-    recording,
-    registered,
-    running_standin,
-    warm_up_litellm,
-)
-from tests.standin import (
+from litellm_hygiene._standin import (
     Reply,
     StandIn,
     anthropic,
@@ -38,8 +28,18 @@ from tests.standin import (
     openai_chat,
     openai_responses,
 )
-from tests.standin.rules import WireApi, contains, violations
-from tests.standin.script import ANSWER, CLAUDE, CLAUDE_STAMP, THINKING, TOOLS, claude_turn
+from litellm_hygiene._standin.rules import WireApi, contains, violations
+from tests.cassettes import (
+    READONLY_WARNING,
+    Provider,
+    deterministic_gemini_ids,
+    offline,
+    recording,
+    registered,
+    running_standin,
+    warm_up_litellm,
+)
+from tests.scenario import ANSWER, CLAUDE, CLAUDE_STAMP, THINKING, TOOLS, claude_turn
 
 pytestmark = pytest.mark.filterwarnings(f"ignore:{READONLY_WARNING}:UserWarning")
 

@@ -16,6 +16,8 @@ from litellm.exceptions import AuthenticationError, BadRequestError, ContextWind
 import litellm_hygiene
 from litellm_hygiene import HygieneCallback, is_context_overflow
 from litellm_hygiene._rules.turn_order import BRIDGE_TEXT
+from litellm_hygiene._standin import StandIn, anthropic, mistral, openai_chat
+from litellm_hygiene._standin.rules import contains, violations
 from tests.cassettes import (
     READONLY_WARNING,
     offline,
@@ -25,9 +27,7 @@ from tests.cassettes import (
     standin_only,
     warm_up_litellm,
 )
-from tests.standin import StandIn, anthropic, mistral, openai_chat
-from tests.standin.rules import contains, violations
-from tests.standin.script import (
+from tests.scenario import (
     ANSWER,
     CLAUDE,
     CLAUDE_ID,

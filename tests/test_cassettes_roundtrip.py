@@ -15,6 +15,8 @@ from typing import Any
 import pytest
 
 from litellm_hygiene import HygieneCallback
+from litellm_hygiene._standin import Reply, StandIn, anthropic, gemini, mistral, openai_responses
+from litellm_hygiene._standin.rules import WireApi, contains, violations
 from tests.cassettes import (
     READONLY_WARNING,
     Provider,
@@ -25,9 +27,7 @@ from tests.cassettes import (
     running_standin,
     warm_up_litellm,
 )
-from tests.standin import Reply, StandIn, anthropic, gemini, mistral, openai_responses
-from tests.standin.rules import WireApi, contains, violations
-from tests.standin.script import CLAUDE, CLAUDE_ID, CLAUDE_STAMP, TOOLS
+from tests.scenario import CLAUDE, CLAUDE_ID, CLAUDE_STAMP, TOOLS
 
 pytestmark = pytest.mark.filterwarnings(f"ignore:{READONLY_WARNING}:UserWarning")
 

@@ -12,15 +12,7 @@ from dataclasses import dataclass
 import pytest
 from vcr.errors import CannotOverwriteExistingCassetteException
 
-from tests.cassettes import (
-    Provider,
-    offline,
-    record_mode,
-    recording,
-    running_standin,
-    warm_up_litellm,
-)
-from tests.standin import (
+from litellm_hygiene._standin import (
     Reply,
     StandIn,
     anthropic,
@@ -30,6 +22,14 @@ from tests.standin import (
     mistral,
     openai_chat,
     openai_responses,
+)
+from tests.cassettes import (
+    Provider,
+    offline,
+    record_mode,
+    recording,
+    running_standin,
+    warm_up_litellm,
 )
 
 pytestmark = pytest.mark.filterwarnings(

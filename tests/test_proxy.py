@@ -1,7 +1,7 @@
 """End to end through a real ``litellm --config`` proxy process, driven by the OpenAI SDK.
 
 One proxy with hygiene at its defaults, every model group's ``api_base`` pointing at the
-provider stand-in (``tests.standin``). What the tests read: the bodies the stand-in
+provider stand-in (``litellm_hygiene._standin``). What the tests read: the bodies the stand-in
 received (after LiteLLM's own transformation for the provider), the
 ``x-litellm-hygiene-*`` response headers, and what the client gets back. Two instances
 sharing Redis, and failure injection, are in ``test_proxy_instances.py``.
@@ -22,6 +22,7 @@ import openai
 import pytest
 import yaml
 
+from litellm_hygiene._standin import Reply, StandIn, anthropic, mistral, openai_chat
 from tests.proxy_server import (
     STAMP,
     ProxyServer,
@@ -32,7 +33,6 @@ from tests.proxy_server import (
     running_proxies,
     standin_config,
 )
-from tests.standin import Reply, StandIn, anthropic, mistral, openai_chat
 
 CLAUDE_MODEL = "claude-sonnet-4-5-20250929"
 SIGNATURE = "RXVnQ2tZSUJoQUNHMmJ3VWVaTHNpZ25hdHVyZQ=="
@@ -287,24 +287,23 @@ def test_a_tool_id_error_reaches_the_client_as_a_bad_request_not_an_overflow(
 
 @pytest.mark.filterwarnings("ignore:Items? .* (is|are) using the `ReadOnly` qualifier:UserWarning")
 def test_example_config_is_valid(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The example parses, sets no ``api_base``, and shows every option but the optional
-    Redis credentials and ``unknown_provenance`` (which it documents in comments)."""
+    """The example parses, points every deployment at the stand-in named by one variable,
+    and shows every option but the Redis ones (its Redis variant shows those) and
+    ``unknown_provenance`` (which it documents in comments). Both examples are run
+    through a real proxy in ``tests/test_examples.py``."""
     from litellm_hygiene import HygieneOptions
 
     config = yaml.safe_load(EXAMPLE_CONFIG.read_text(encoding="utf-8"))
     assert config["litellm_settings"]["callbacks"] == "litellm_hygiene.proxy_handler"
     for deployment in config["model_list"]:
         params = deployment["litellm_params"]
-        assert "api_base" not in params
-        assert params["api_key"].startswith("os.environ/")
+        assert params["api_base"] == "os.environ/HYGIENE_STANDIN_URL"
+        assert params["api_key"] == "stand-in-needs-no-key"
     section = config["callback_settings"]["litellm_hygiene"]
-    environment = {"REDIS_HOST": "redis.internal", "REDIS_PORT": "6379"}
-    for name, value in environment.items():
-        monkeypatch.setenv(name, value)
-    named = {v.removeprefix("os.environ/") for v in section.values() if str(v).startswith("os.")}
-    assert named <= set(environment)
     options = HygieneOptions.from_settings(section)  # unknown keys and bad values raise
     assert set(section) == set(HygieneOptions.model_fields) - {
+        "redis_host",
+        "redis_port",
         "redis_password",
         "redis_username",
         "redis_url",
@@ -312,4 +311,17 @@ def test_example_config_is_valid(monkeypatch: pytest.MonkeyPatch) -> None:
         "redis_db",
         "unknown_provenance",
     }
-    assert (options.provenance_store, options.redis_port) == ("redis", 6379)
+    assert options.provenance_store == "memory"
+
+    redis_config = yaml.safe_load(EXAMPLE_CONFIG.with_name("proxy_config_redis.yaml").read_text())
+    assert redis_config["model_list"] == config["model_list"]
+    redis_section = redis_config["callback_settings"]["litellm_hygiene"]
+    environment = {"REDIS_HOST": "redis.internal", "REDIS_PORT": "6379"}
+    for name, value in environment.items():
+        monkeypatch.setenv(name, value)
+    named = {
+        v.removeprefix("os.environ/") for v in redis_section.values() if str(v).startswith("os.")
+    }
+    assert named == set(environment)
+    redis_options = HygieneOptions.from_settings(redis_section)
+    assert (redis_options.provenance_store, redis_options.redis_port) == ("redis", 6379)

@@ -22,6 +22,7 @@ import openai
 import pytest
 import redis
 
+from litellm_hygiene._standin import StandIn, anthropic, mistral
 from tests.proxy_server import (
     STAMP,
     Answer,
@@ -34,7 +35,6 @@ from tests.proxy_server import (
     standin_config,
 )
 from tests.redis_server import RedisServer, redis_server_or_skip
-from tests.standin import StandIn, anthropic, mistral
 
 CLAUDE_MODEL = "claude-sonnet-4-5-20250929"
 RETRY_AFTER = 0.5

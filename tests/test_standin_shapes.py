@@ -1,7 +1,7 @@
 """The stand-in's reply builders answer in the exact shape of real provider responses.
 
 The cassettes in ``cassettes/`` were recorded against the local stand-in
-(:mod:`tests.standin`), so they are only as faithful as its reply builders. This module
+(:mod:`litellm_hygiene._standin`), so they are only as faithful as its reply builders. This module
 compares, per wire format, a builder response with one or more *real* successful responses
 recorded by others (``../shared/corpus``, loaded with :mod:`tests.corpus`).
 
@@ -27,8 +27,7 @@ from typing import Any
 
 import pytest
 
-from .corpus import load_interactions
-from .standin import (
+from litellm_hygiene._standin import (
     anthropic,
     bedrock,
     deepseek,
@@ -37,7 +36,9 @@ from .standin import (
     openai_chat,
     openai_responses,
 )
-from .standin._reply import Json
+from litellm_hygiene._standin._reply import Json
+
+from .corpus import load_interactions
 
 Shape = dict[str, frozenset[str]]
 """``path -> JSON value types seen there`` (``object``, ``array``, ``string``, ...)."""

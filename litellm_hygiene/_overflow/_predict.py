@@ -168,10 +168,11 @@ def _limits(
 
 
 def _model_info(model: str) -> Mapping[str, Any]:
-    import litellm
+    from .._litellm_lookup import quiet_litellm
 
     try:
-        info = litellm.get_model_info(model)
+        with quiet_litellm() as litellm:  # no "Provider List" banner for unknown models
+            info = litellm.get_model_info(model)
     except Exception:  # unknown models raise; several exception types across versions
         return {}
     return info if isinstance(info, Mapping) else {}

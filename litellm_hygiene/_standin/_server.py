@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import threading
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from types import TracebackType
@@ -96,7 +97,21 @@ class StandIn:
             server.received[0].body
     """
 
-    def __init__(self) -> None:
+    def __init__(
+        self,
+        respond: Callable[[ReceivedRequest], Reply | None] | None = None,
+        port: int = 0,
+    ) -> None:
+        """Create a stopped stand-in.
+
+        Args:
+            respond: Asked first for every request; a reply it returns is served instead
+                of the queue's (the demo uses it to reject what the real API would,
+                see :mod:`.strict`). ``None`` from it falls through to the queue.
+            port: The loopback port to bind; 0 picks a free one.
+        """
+        self._respond = respond
+        self._port = port
         self._lock = threading.Lock()
         self._queues: dict[Route, deque[Reply]] = {}
         self.received: list[ReceivedRequest] = []
@@ -114,7 +129,7 @@ class StandIn:
 
     def start(self) -> StandIn:
         """Bind a free loopback port and serve in a background thread."""
-        server = _Server(("127.0.0.1", 0), _Handler)
+        server = _Server(("127.0.0.1", self._port), _Handler)
         server.standin = self
         self._server = server
         self._thread = threading.Thread(
@@ -166,6 +181,10 @@ class StandIn:
         """Log ``request`` and pop the reply for its route (a 500 when none is queued)."""
         with self._lock:
             self.received.append(request)
+            if self._respond is not None:
+                chosen = self._respond(request)
+                if chosen is not None:
+                    return chosen
             queue = self._queues.get(request.route) if request.route else None
             if queue:
                 return queue.popleft()

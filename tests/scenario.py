@@ -11,8 +11,7 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
-from . import anthropic
-from ._reply import Reply
+from litellm_hygiene._standin import Reply, anthropic
 
 if TYPE_CHECKING:
     from tests.cassettes import Recording

@@ -1,0 +1,249 @@
+"""What each provider's API rejects, as checks on a request body LiteLLM sent.
+
+The stand-in accepts anything; these checks say what the real API would have refused,
+so a scenario can assert that the wire request hygiene produced is valid for its target
+(in replay, on the body the cassette pins). Each check yields a :class:`WireProblem`:
+what kind of rule is broken, where, about which id or key, and a sentence in the
+checks' own words; :func:`violations` returns those sentences (empty when the body is
+valid), :func:`problems` the structured records (:mod:`.strict` words them as each
+provider does). The rules are the ones in ``PROVIDER_RULES.md`` (§1-§3).
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import re
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from typing import Any, Literal
+
+__all__ = [
+    "ANTHROPIC_TOOL_ID",
+    "MISTRAL_TOOL_ID",
+    "RESPONSE_ONLY_KEYS",
+    "ProblemKind",
+    "WireApi",
+    "WireProblem",
+    "contains",
+    "problems",
+    "violations",
+]
+
+WireApi = Literal["anthropic", "bedrock", "gemini", "openai-chat", "mistral", "responses"]
+
+ANTHROPIC_TOOL_ID = re.compile(r"^[a-zA-Z0-9_-]+$")
+"""Anthropic (and Bedrock's ``toolUseId``) accept only this alphabet."""
+MISTRAL_TOOL_ID = re.compile(r"^[a-zA-Z0-9]{9}$")
+"""Mistral rejects any tool-call id that is not exactly 9 alphanumerics."""
+RESPONSE_ONLY_KEYS = frozenset(
+    {"thinking_blocks", "reasoning_content", "provider_specific_fields", "litellm_hygiene"}
+)
+"""Keys of LiteLLM's response messages that OpenAI-family APIs reject in a request."""
+
+
+ProblemKind = Literal[
+    "tool_id", "unanswered_call", "orphan_result", "response_only", "turn_order",
+    "lone_reasoning", "stamp", "no_body",
+]  # fmt: skip
+"""Which rule a request breaks."""
+
+
+@dataclass(frozen=True)
+class WireProblem:
+    """One rule a request body breaks.
+
+    Attributes:
+        kind: Which rule.
+        text: The check's own sentence (what :func:`violations` returns).
+        index: Position of the offending message (or item, or content) in the body.
+        part: Position of the offending block inside that message, when it is one.
+        subject: The id, key, item or function name concerned.
+    """
+
+    kind: ProblemKind
+    text: str
+    index: int | None = None
+    part: int | None = None
+    subject: str = ""
+
+
+def contains(body: Any, needle: str) -> bool:
+    """``needle`` occurs anywhere in the serialized body (keys or values)."""
+    return needle in json.dumps(body, ensure_ascii=False)
+
+
+def _pairing(turns: Iterable[tuple[list[str], list[str]]]) -> Iterator[WireProblem]:
+    """Every call answered right after it; no answer without a call.
+
+    ``turns`` yields (call ids issued, result ids given) per message, in order: results
+    may only close calls of the latest call turn, and the first message that neither
+    issues calls nor gives results ends that turn. A problem's index is the turn that
+    issued the unanswered call, or the one holding the stray result (its part: the
+    result's position among the turn's results).
+    """
+    open_calls: list[str] = []
+    issued_at: int | None = None
+    for index, (calls, results) in enumerate(turns):
+        for part, result in enumerate(results):
+            if result in open_calls:
+                open_calls.remove(result)
+            else:
+                text = f"result {result!r} answers no open call"
+                yield WireProblem("orphan_result", text, index, part, result)
+        if results and not calls:
+            continue
+        yield from _unanswered(open_calls, issued_at)
+        open_calls, issued_at = list(calls), index
+    yield from _unanswered(open_calls, issued_at)
+
+
+def _unanswered(calls: list[str], index: int | None) -> Iterator[WireProblem]:
+    for call in calls:
+        yield WireProblem("unanswered_call", f"call {call!r} has no result", index, None, call)
+
+
+def _chat(body: Any, id_rule: re.Pattern[str] | None) -> Iterator[WireProblem]:
+    turns: list[tuple[list[str], list[str]]] = []
+    for i, msg in enumerate(body.get("messages", [])):
+        bad = sorted(RESPONSE_ONLY_KEYS & set(msg))
+        if bad:
+            text = f"messages[{i}] carries response-only keys {bad}"
+            yield WireProblem("response_only", text, i, None, bad[0])
+        calls = [c.get("id", "") for c in msg.get("tool_calls") or []]
+        for part, call_id in enumerate(calls):
+            if id_rule is not None and not id_rule.match(call_id):
+                text = f"messages[{i}] tool call id {call_id!r} is rejected"
+                yield WireProblem("tool_id", text, i, part, call_id)
+        results = [msg.get("tool_call_id", "")] if msg.get("role") == "tool" else []
+        turns.append((calls, results))
+    yield from _pairing(turns)
+
+
+def _mistral_order(body: Any) -> Iterator[WireProblem]:
+    """Mistral's turn order (PROVIDER_RULES.md §7), checked message by message."""
+    messages = body.get("messages", [])
+    previous: str | None = None
+    for i, msg in enumerate(messages):
+        role = msg.get("role")
+        if role == "system" and previous not in (None, "system"):
+            text = f"messages[{i}]: Unexpected role 'system' after role '{previous}'"
+            yield WireProblem("turn_order", text, i)
+        if role == "user" and previous == "tool":
+            yield WireProblem(
+                "turn_order", f"messages[{i}]: Unexpected role 'user' after role 'tool'", i
+            )
+        if role == "assistant" and previous in (None, "system"):
+            yield WireProblem("turn_order", f"messages[{i}]: the first turn is the assistant's", i)
+        previous = role
+    last = messages[-1] if messages else {}
+    if last.get("role") == "assistant" and last.get("prefix") is not True:
+        text = "Expected last role User or Tool (or Assistant with prefix True) but got assistant"
+        yield WireProblem("turn_order", text, len(messages) - 1)
+
+
+def _blocks(msg: Any) -> list[Any]:
+    content = msg.get("content")
+    return content if isinstance(content, list) else []
+
+
+def _anthropic(body: Any) -> Iterator[WireProblem]:
+    turns: list[tuple[list[str], list[str]]] = []
+    for i, msg in enumerate(body.get("messages", [])):
+        blocks = _blocks(msg)
+        for part, block in enumerate(blocks):
+            if block.get("type") == "tool_use" and not ANTHROPIC_TOOL_ID.match(block["id"]):
+                text = f"messages[{i}] tool_use id {block['id']!r} is rejected"
+                yield WireProblem("tool_id", text, i, part, block["id"])
+        calls = [b["id"] for b in blocks if b.get("type") == "tool_use"]
+        results = [b["tool_use_id"] for b in blocks if b.get("type") == "tool_result"]
+        turns.append((calls, results))
+    yield from _pairing(turns)
+
+
+def _bedrock(body: Any) -> Iterator[WireProblem]:
+    turns: list[tuple[list[str], list[str]]] = []
+    for i, msg in enumerate(body.get("messages", [])):
+        blocks = _blocks(msg)
+        for part, block in enumerate(blocks):
+            call_id = block["toolUse"]["toolUseId"] if "toolUse" in block else None
+            if call_id is not None and not ANTHROPIC_TOOL_ID.match(call_id):
+                text = f"messages[{i}] toolUseId {call_id!r} is rejected"
+                yield WireProblem("tool_id", text, i, part, call_id)
+        calls = [b["toolUse"]["toolUseId"] for b in blocks if "toolUse" in b]
+        results = [b["toolResult"]["toolUseId"] for b in blocks if "toolResult" in b]
+        turns.append((calls, results))
+    yield from _pairing(turns)
+
+
+def _names(parts: list[Any], camel: str, snake: str) -> list[str]:
+    """The ``name`` of every part holding ``camel`` or ``snake`` (Google accepts both)."""
+    found = (p.get(camel, p.get(snake)) for p in parts)
+    return [str(entry.get("name", "")) for entry in found if isinstance(entry, dict)]
+
+
+def _gemini(body: Any) -> Iterator[WireProblem]:
+    """Gemini pairs by name and order: each model turn's calls, answered next turn.
+
+    Google's JSON accepts both spellings of a field; LiteLLM sends ``function_call`` and
+    ``function_response``, Google's own SDKs ``functionCall`` and ``functionResponse``.
+    """
+    turns: list[tuple[list[str], list[str]]] = []
+    for content in body.get("contents", []):
+        parts = content.get("parts", [])
+        calls = _names(parts, "functionCall", "function_call")
+        results = _names(parts, "functionResponse", "function_response")
+        turns.append((calls, results))
+    yield from _pairing(turns)
+
+
+def _responses(body: Any) -> Iterator[WireProblem]:
+    turns: list[tuple[list[str], list[str]]] = []
+    items = body.get("input", [])
+    for i, item in enumerate(items):
+        kind = item.get("type")
+        if kind == "function_call":
+            turns.append(([item.get("call_id", "")], []))
+        elif kind == "function_call_output":
+            turns.append(([], [item.get("call_id", "")]))
+        else:
+            turns.append(([], []))
+        if kind == "reasoning":
+            following = items[i + 1].get("type") if i + 1 < len(items) else None
+            if following not in ("function_call", "message"):
+                text = f"input[{i}] reasoning item without its following item"
+                yield WireProblem("lone_reasoning", text, i, None, str(item.get("id", "")))
+    merged: list[tuple[list[str], list[str]]] = []
+    for calls, results in turns:  # parallel calls are consecutive items
+        if merged and calls and merged[-1][0] and not merged[-1][1]:
+            merged[-1][0].extend(calls)
+        else:
+            merged.append((calls, results))
+    for problem in _pairing(merged):  # merged positions are not input positions
+        yield WireProblem(problem.kind, problem.text, subject=problem.subject)
+
+
+_CHECKS: dict[WireApi, Callable[[Any], Iterator[WireProblem]]] = {
+    "anthropic": _anthropic,
+    "bedrock": _bedrock,
+    "gemini": _gemini,
+    "openai-chat": lambda body: _chat(body, None),
+    "mistral": lambda body: itertools.chain(_chat(body, MISTRAL_TOOL_ID), _mistral_order(body)),
+    "responses": _responses,
+}
+
+
+def problems(api: WireApi, body: Any) -> list[WireProblem]:
+    """What the real ``api`` would reject in ``body``, one record per broken rule.
+
+    Whatever the API, litellm_hygiene's stamp must never reach a provider.
+    """
+    found = list(_CHECKS[api](body))
+    if contains(body, '"litellm_hygiene"'):
+        found.append(WireProblem("stamp", "the litellm_hygiene stamp reached the wire"))
+    return found
+
+
+def violations(api: WireApi, body: Any) -> list[str]:
+    """What the real ``api`` would reject in ``body``, in words; empty when it is valid."""
+    return [problem.text for problem in problems(api, body)]
