@@ -117,7 +117,7 @@ def test_fix_to_stdout_keeps_the_report_on_stderr_and_diffs(conversation: Path) 
     assert done.returncode == 0, done.stderr
     messages = json.loads(done.stdout)["messages"]
     assert not any("thinking_blocks" in m for m in messages)
-    assert "response_only_field x6" in done.stderr
+    assert "response_only_field x3" in done.stderr
     assert '-   "thinking_blocks": [' in done.stderr, "the readable before/after"
 
 
