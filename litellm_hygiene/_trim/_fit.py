@@ -18,6 +18,7 @@ every target's rules:
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -27,12 +28,22 @@ from .._overflow._predict import _check_arguments, _limits, _local_tokenizer
 from ._structure import SYSTEM_ROLES, Unit, role_of, units_of
 from ._thinking import drop_thinking_after
 
-__all__ = ["DEFAULT_MARKER", "FitResult", "fit_to_context"]
+__all__ = ["COUNTER_OPTIONS", "DEFAULT_MARKER", "FitResult", "fit_to_context"]
 
 DEFAULT_MARKER = (
     "Earlier messages of this conversation were omitted to fit the model's context window."
 )
 """The text of the marker message that stands for what was dropped."""
+
+COUNTER_OPTIONS: Mapping[str, Any] = {
+    "use_default_image_token_count": True,
+    "default_token_count": 1024,
+}
+"""How LiteLLM's ``token_counter`` is asked to count. An image is counted at its default
+size: otherwise LiteLLM downloads a remote image to measure it (a request to any URL a
+client names, from the proxy, and a wait on the event loop). Content LiteLLM cannot
+count (an audio part, a part type newer than it) is counted as 1,024 tokens rather than
+failing the whole fit: an estimate on the large side only makes the fit drop more."""
 
 _PRIMING = 3
 """Tokens LiteLLM's counter adds once per request (the reply's priming), not per
@@ -82,16 +93,15 @@ class _Counter:
     def __init__(self, model: str, tools: Sequence[Mapping[str, Any]] | None) -> None:
         import litellm
 
-        self._count = litellm.token_counter
-        self._model = model
-        self._tokenizer = _local_tokenizer(model)
+        tokenizer = _local_tokenizer(model)
+        self._count = functools.partial(
+            litellm.token_counter, model=model, custom_tokenizer=tokenizer, **COUNTER_OPTIONS
+        )
         self._tools = [dict(t) for t in tools] if tools else None
 
     def message(self, message: Any, index: int) -> int:
         try:
-            whole = self._count(
-                model=self._model, custom_tokenizer=self._tokenizer, messages=[message]
-            )
+            whole = self._count(messages=[message])
         except Exception as err:  # a message shape LiteLLM's counter cannot read
             raise InvalidMessageError(
                 index, "content", f"LiteLLM's token counter cannot read it ({type(err).__name__})"
@@ -103,10 +113,8 @@ class _Counter:
         if not self._tools:
             return _PRIMING
         probe = [{"role": "system" if with_system else "user", "content": ""}]
-        base = self._count(model=self._model, custom_tokenizer=self._tokenizer, messages=probe)
-        full = self._count(
-            model=self._model, custom_tokenizer=self._tokenizer, messages=probe, tools=self._tools
-        )
+        base = self._count(messages=probe)
+        full = self._count(messages=probe, tools=self._tools)
         return int(full) - int(base) + _PRIMING
 
 
@@ -246,6 +254,8 @@ def _drop(
     removed = sorted(i for block in plan.blocks[:dropped] for i in block)
     kept = sorted(plan.pinned + [i for block in plan.blocks[dropped:] for i in block])
     fitted = drop_thinking_after(messages, kept, removed[0])
+    tokens -= sum(counts[i] for i in fitted.emptied)
+    removed = sorted([*removed, *fitted.emptied])
     out = fitted.messages
     if marker_message is not None:
         lead = next((n for n, m in enumerate(out) if role_of(m) not in SYSTEM_ROLES), len(out))

@@ -44,6 +44,9 @@ class ThinkingDrop(NamedTuple):
     Attributes:
         messages: The kept messages; copies only of the turns that changed.
         dropped: How many turns lost their thinking.
+        emptied: Positions, in the transcript, of turns that held nothing but
+            thinking: they are left out (an empty assistant turn is refused, and the
+            rules would drop it too).
         open_loop: The request ends in a tool loop still in progress (tool results
             after an assistant turn with calls) and that turn lost its thinking. With
             thinking enabled Anthropic wants such a turn to start with its thinking
@@ -55,6 +58,7 @@ class ThinkingDrop(NamedTuple):
     messages: list[Any]
     dropped: int
     open_loop: bool
+    emptied: tuple[int, ...] = ()
 
 
 def drop_thinking_after(
@@ -69,14 +73,24 @@ def drop_thinking_after(
     """
     out: list[Any] = []
     dropped: list[int] = []
+    emptied: list[int] = []
     for index in kept:
         message = messages[index]
         if index > first_cut and role_of(message) == "assistant" and _has_thinking(message):
-            out.append(_without_thinking(message))
+            rest = _without_thinking(message)
+            if _empty(rest):
+                emptied.append(index)
+                continue
+            out.append(rest)
             dropped.append(len(out) - 1)
         else:
             out.append(message)
-    return ThinkingDrop(out, len(dropped), _open_loop_head(out) in dropped)
+    open_loop = _open_loop_head(out) in dropped
+    return ThinkingDrop(out, len(dropped) + len(emptied), open_loop, tuple(emptied))
+
+
+def _empty(message: Mapping[str, Any]) -> bool:
+    return not (message.get("content") or message.get("tool_calls") or message.get("function_call"))
 
 
 def _open_loop_head(messages: Sequence[Any]) -> int | None:
