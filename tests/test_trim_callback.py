@@ -183,7 +183,7 @@ async def test_a_history_that_cannot_fit_is_refused_before_it_is_sent(spy: Spy) 
 
 async def test_each_router_fallback_hop_gets_a_transcript_that_fits_it(spy: Spy) -> None:
     register(spy, fit_to_context=True)
-    history = claude_agent(6)
+    history: Any = claude_agent(6)
     small_window = count(MISTRAL, history) // 2
     router = Router(
         model_list=[
