@@ -244,3 +244,27 @@ def test_each_message_is_counted_once(monkeypatch: pytest.MonkeyPatch) -> None:
     fit_to_context(history, CLAUDE, context_window=window, marker=True)
     assert all(n == 1 for n in calls)
     assert len(calls) == len(history) + 1  # each message, and the marker
+
+
+def test_counting_never_fetches_a_remote_image(monkeypatch: pytest.MonkeyPatch) -> None:
+    """LiteLLM's counter downloads a remote ``detail: high`` image to measure it, unless
+    told not to."""
+    import socket
+
+    attempts: list[object] = []
+
+    def record(*args: object, **kwargs: object) -> None:
+        attempts.append(args)
+        raise OSError("no network in tests")
+
+    monkeypatch.setattr(socket.socket, "connect", record)
+    monkeypatch.setattr(socket, "create_connection", record)
+    monkeypatch.setattr(socket, "getaddrinfo", record)
+    image = {
+        "type": "image_url",
+        "image_url": {"url": "https://example.com/cat.png", "detail": "high"},
+    }
+    history = [{"role": "user", "content": [{"type": "text", "text": "What is it?"}, image]}]
+    assert predict_overflow(history, "gpt-4o").estimated_tokens is not None
+    assert fit_to_context(history, "gpt-4o", context_window=10_000).tokens > 0
+    assert attempts == []

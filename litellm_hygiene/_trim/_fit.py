@@ -40,10 +40,11 @@ COUNTER_OPTIONS: Mapping[str, Any] = {
     "default_token_count": 1024,
 }
 """How LiteLLM's ``token_counter`` is asked to count. An image is counted at its default
-size: otherwise LiteLLM downloads a remote image to measure it (a request to any URL a
-client names, from the proxy, and a wait on the event loop). Content LiteLLM cannot
-count (an audio part, a part type newer than it) is counted as 1,024 tokens rather than
-failing the whole fit: an estimate on the large side only makes the fit drop more."""
+size: otherwise LiteLLM downloads a remote ``detail: high`` image to measure it (a
+request to any URL a client names, from the proxy, and a wait on the event loop).
+Content LiteLLM cannot count (an audio part, a part type newer than it) is counted as
+1,024 tokens rather than failing the whole fit: an estimate on the large side only makes
+the fit drop more."""
 
 _PRIMING = 3
 """Tokens LiteLLM's counter adds once per request (the reply's priming), not per
