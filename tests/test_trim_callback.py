@@ -228,3 +228,30 @@ def test_trimming_shows_in_the_headers() -> None:
     assert "x-litellm-hygiene-trimmed" not in headers_for(CallReport(), "x-litellm-hygiene")
     assert CallReport.from_dict(report.as_dict()) == report
     assert litellm_hygiene.HIDDEN_PARAMS_KEY == "litellm_hygiene"
+
+
+async def test_fitting_a_long_request_runs_off_the_event_loop(
+    spy: Spy, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import asyncio
+
+    from litellm_hygiene._integration import _request
+
+    offloaded: list[str] = []
+    real = asyncio.to_thread
+
+    async def recording(function: Any, /, *args: Any, **kwargs: Any) -> Any:
+        offloaded.append(function.__name__)
+        return await real(function, *args, **kwargs)
+
+    monkeypatch.setattr(asyncio, "to_thread", recording)
+    history = claude_agent(40)
+    assert _request.HEAVY_FIT_MESSAGES < len(history) < _request.HEAVY_MESSAGES
+    register(spy)
+    await litellm.acompletion(model=CLAUDE, messages=history, mock_response="ok")
+    assert offloaded == [], "without fitting, a request this size stays on the loop"
+    register(spy, fit_to_context=True)
+    small = {"max_input_tokens": 2000}
+    await litellm.acompletion(model=CLAUDE, messages=history, mock_response="ok", model_info=small)
+    assert offloaded == ["_finish"]
+    assert count(CLAUDE, spy.calls[-1]["messages"]) <= 2000
