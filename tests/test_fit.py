@@ -18,6 +18,7 @@ from litellm_hygiene import (
 )
 from litellm_hygiene._overflow._predict import _local_tokenizer
 from litellm_hygiene._trim._fit import COUNTER_OPTIONS, DEFAULT_MARKER
+from litellm_hygiene._trim._thinking import THINKING_OMITTED
 
 CLAUDE = "anthropic/claude-sonnet-4-5"
 SIGNATURE = "RXVnQ2tZSUJoQUNHMmJ3VWVaTHNpZ25hdHVyZQ=="
@@ -181,17 +182,21 @@ def test_a_tool_loop_in_progress_that_lost_its_thinking_is_flagged() -> None:
     assert not untouched.open_tool_loop and untouched.thinking_dropped == 0
 
 
-def test_a_turn_of_thinking_only_is_left_out_with_its_thinking() -> None:
+def test_a_turn_of_thinking_only_keeps_its_place_with_a_short_text() -> None:
+    """Left out, two user turns would meet; left empty, Anthropic refuses it."""
     only_thinking = {
         "role": "assistant",
         "content": None,
         "thinking_blocks": [{"type": "thinking", "thinking": "hm", "signature": SIGNATURE}],
+        "litellm_hygiene": dict(STAMP),
     }
-    history = [*agent(2), only_thinking]
+    raw = [*agent(2), only_thinking, {"role": "user", "content": "Go on."}]
+    history = sanitize_messages(raw, CLAUDE).messages
+    assert history[-2]["thinking_blocks"] == only_thinking["thinking_blocks"], "same model"
     fitted = fit_to_context(history, CLAUDE, context_window=count(CLAUDE, history) - 1)
-    assert len(history) - 1 in fitted.removed
-    assert only_thinking not in fitted.messages
+    assert fitted.messages[-2] == {"role": "assistant", "content": THINKING_OMITTED}
     assert fitted.tokens == count(CLAUDE, fitted.messages)
+    assert validate_messages(fitted.messages, CLAUDE) == []
 
 
 def test_even_the_minimal_transcript_too_long_raises_with_the_numbers() -> None:

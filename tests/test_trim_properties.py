@@ -31,6 +31,7 @@ from litellm_hygiene._overflow._predict import _local_tokenizer
 from litellm_hygiene._pipeline import context_for
 from litellm_hygiene._trim._fit import COUNTER_OPTIONS, DEFAULT_MARKER
 from litellm_hygiene._trim._structure import units_of
+from litellm_hygiene._trim._thinking import THINKING_OMITTED
 
 from .strategies import agent_transcripts, transcripts
 
@@ -82,10 +83,13 @@ def _violations(model: str, messages: list[Any]) -> list[Any]:
 
 
 def _same_but_thinking(a: Any, b: Any) -> bool:
+    """``b`` is ``a``, or ``a`` without its thinking (kept after a cut)."""
     if a is b:
         return True
-    strip = ({k: v for k, v in m.items() if k != THINKING} for m in (a, b))
-    return next(strip) == next(strip)
+    if a.get("role") != "assistant" or THINKING not in a:
+        return False
+    bare = {k: v for k, v in a.items() if k != THINKING}
+    return b in (bare, {**bare, "content": THINKING_OMITTED})
 
 
 def _is_subsequence_with_marker(out: list[Any], source: list[Any], marker: bool) -> None:
@@ -104,11 +108,24 @@ def _is_subsequence_with_marker(out: list[Any], source: list[Any], marker: bool)
     assert markers <= 1
 
 
-def _exchanges_whole(source: list[Any], kept_ids: set[int]) -> None:
-    """Every unit is kept whole or dropped whole (system messages and the anchor aside)."""
+def _exchanges_whole(source: list[Any], kept: set[int]) -> None:
+    """Every unit is kept whole or dropped whole."""
     for unit in units_of(source):
-        present = [id(source[i]) in kept_ids for i in unit.indices]
+        present = [i in kept for i in unit.indices]
         assert all(present) or not any(present), unit
+
+
+def _kept_as_reported(source: list[Any], fitted: FitResult) -> set[int]:
+    """The kept positions ``removed`` implies, checked against the messages sent."""
+    removed = set(fitted.removed)
+    kept = [i for i in range(len(source)) if i not in removed]
+    body = list(fitted.messages)
+    if fitted.marker:
+        body.remove({"role": "system", "content": DEFAULT_MARKER})
+    assert len(body) == len(kept)
+    for index, message in zip(kept, body, strict=True):
+        assert _same_but_thinking(source[index], message), (index, message)
+    return set(kept)
 
 
 @pytest.mark.parametrize("model", TARGETS)
@@ -167,11 +184,8 @@ def _check_fitted(
     assert fitted.changed == (fitted.original_tokens > available)
     assert _violations(model, out) == []
     _is_subsequence_with_marker(out, source, marker)
-    kept = {id(m) for m in out} | {
-        id(s) for s in source for m in out if s is not m and _same_but_thinking(s, m)
-    }
-    _exchanges_whole(source, kept)
-    assert len(out) == len(source) - len(fitted.removed) + fitted.marker
+    _exchanges_whole(source, _kept_as_reported(source, fitted))
+    assert fitted.marker == (marker and fitted.changed)
 
 
 @pytest.mark.parametrize("model", TARGETS)

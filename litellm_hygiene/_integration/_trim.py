@@ -129,7 +129,7 @@ def _apply_window(
         policy=policy,
     )
     outcome.messages = list(again.messages)
-    outcome.removed += len(current) - len(kept) + len(dropped.emptied)
+    outcome.removed += len(current) - len(kept)
     outcome.thinking_dropped += dropped.dropped
     for change in again.report.changes:
         if change.kind != "hygiene_stamp":

@@ -26,7 +26,7 @@ from typing import Any
 from .._errors import ConfigurationError, InvalidMessageError
 from .._overflow._predict import _check_arguments, _limits, _local_tokenizer
 from ._structure import SYSTEM_ROLES, Unit, role_of, units_of
-from ._thinking import drop_thinking_after
+from ._thinking import drop_thinking_after, thinking_only, without_thinking
 
 __all__ = ["COUNTER_OPTIONS", "DEFAULT_MARKER", "FitResult", "fit_to_context"]
 
@@ -171,17 +171,36 @@ def fit_to_context(
     total = sum(counts) + counter.extra(has_system)
     if total <= room.available:
         return room.result(list(messages), (), total, total)
-    text = DEFAULT_MARKER if marker is True else marker or None
-    marker_message = None if text is None else {"role": "system", "content": text}
+    marker_message, start = _cost_after_a_cut(messages, counts, counter, marker, has_system)
     plan = _plan(units_of(messages))
-    extra_after = counter.extra(has_system or marker_message is not None)
-    start = total - counter.extra(has_system) + extra_after
-    if marker_message is not None:
-        start += counter.message(marker_message, len(messages))
     minimal = start - sum(counts[i] for block in plan.blocks for i in block)
     if minimal > room.available:
         raise _too_long(model, minimal, room)
     return _drop(messages, plan, counts, start, room, marker_message, total)
+
+
+def _cost_after_a_cut(
+    messages: Sequence[Any],
+    counts: list[int],
+    counter: _Counter,
+    marker: bool | str,
+    has_system: bool,
+) -> tuple[dict[str, str] | None, int]:
+    """The marker message, and the whole transcript's count once anything is cut.
+
+    A cut adds the marker, and a turn of thinking only is then sent with a short text
+    (its count in ``counts`` is updated).
+    """
+    text = DEFAULT_MARKER if marker is True else marker or None
+    marker_message = None if text is None else {"role": "system", "content": text}
+    start = sum(counts) + counter.extra(has_system or marker_message is not None)
+    if marker_message is not None:
+        start += counter.message(marker_message, len(messages))
+    for index, message in enumerate(messages):
+        if thinking_only(message):
+            after = counter.message(without_thinking(message), index)
+            start, counts[index] = start - counts[index] + after, after
+    return marker_message, start
 
 
 @dataclass(frozen=True)
@@ -255,8 +274,6 @@ def _drop(
     removed = sorted(i for block in plan.blocks[:dropped] for i in block)
     kept = sorted(plan.pinned + [i for block in plan.blocks[dropped:] for i in block])
     fitted = drop_thinking_after(messages, kept, removed[0])
-    tokens -= sum(counts[i] for i in fitted.emptied)
-    removed = sorted([*removed, *fitted.emptied])
     out = fitted.messages
     if marker_message is not None:
         lead = next((n for n, m in enumerate(out) if role_of(m) not in SYSTEM_ROLES), len(out))

@@ -20,21 +20,46 @@ from typing import Any, NamedTuple
 
 from ._structure import role_of
 
-__all__ = ["THINKING_KEY", "ThinkingDrop", "drop_thinking_after"]
+__all__ = [
+    "THINKING_KEY",
+    "THINKING_OMITTED",
+    "ThinkingDrop",
+    "drop_thinking_after",
+    "thinking_only",
+    "without_thinking",
+]
 
 THINKING_KEY = "thinking_blocks"
 """Where LiteLLM keeps a Claude turn's thinking (signed, or redacted) on the wire."""
 
 
+THINKING_OMITTED = "(thinking omitted)"
+"""The text of a kept turn that held nothing but its thinking. Left out, the turns around
+it would meet (two user turns in a row, which Anthropic refuses); left empty, Anthropic
+refuses the empty turn."""
+
+
+def _get(message: Any, key: str) -> Any:
+    return message.get(key) if isinstance(message, Mapping) else getattr(message, key, None)
+
+
 def _has_thinking(message: Any) -> bool:
-    if isinstance(message, Mapping):
-        return bool(message.get(THINKING_KEY))
-    return bool(getattr(message, THINKING_KEY, None))
+    return role_of(message) == "assistant" and bool(_get(message, THINKING_KEY))
 
 
-def _without_thinking(message: Any) -> dict[str, Any]:
+def thinking_only(message: Any) -> bool:
+    """An assistant turn with thinking and neither text nor calls (a turn cut short)."""
+    return _has_thinking(message) and not any(
+        _get(message, key) for key in ("content", "tool_calls", "function_call")
+    )
+
+
+def without_thinking(message: Any) -> dict[str, Any]:
+    """The turn without its thinking; :data:`THINKING_OMITTED` if nothing else is left."""
     data = dict(message) if isinstance(message, Mapping) else message.model_dump()
     data.pop(THINKING_KEY, None)
+    if thinking_only(message):
+        data["content"] = THINKING_OMITTED
     return data
 
 
@@ -58,7 +83,6 @@ class ThinkingDrop(NamedTuple):
     messages: list[Any]
     dropped: int
     open_loop: bool
-    emptied: tuple[int, ...] = ()
 
 
 def drop_thinking_after(
@@ -73,24 +97,14 @@ def drop_thinking_after(
     """
     out: list[Any] = []
     dropped: list[int] = []
-    emptied: list[int] = []
     for index in kept:
         message = messages[index]
-        if index > first_cut and role_of(message) == "assistant" and _has_thinking(message):
-            rest = _without_thinking(message)
-            if _empty(rest):
-                emptied.append(index)
-                continue
-            out.append(rest)
+        if index > first_cut and _has_thinking(message):
+            out.append(without_thinking(message))
             dropped.append(len(out) - 1)
         else:
             out.append(message)
-    open_loop = _open_loop_head(out) in dropped
-    return ThinkingDrop(out, len(dropped) + len(emptied), open_loop, tuple(emptied))
-
-
-def _empty(message: Mapping[str, Any]) -> bool:
-    return not (message.get("content") or message.get("tool_calls") or message.get("function_call"))
+    return ThinkingDrop(out, len(dropped), _open_loop_head(out) in dropped)
 
 
 def _open_loop_head(messages: Sequence[Any]) -> int | None:
