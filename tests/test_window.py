@@ -157,6 +157,7 @@ def test_max_user_turns_without_preserving_system_messages() -> None:
     assert kept(window, history) == [user("b"), answer("c")]
 
 
+@pytest.mark.filterwarnings("ignore:Items? .* (is|are) using the `ReadOnly` qualifier:UserWarning")
 def test_message_objects_are_read_too() -> None:
     from litellm import Message
 
