@@ -7,8 +7,9 @@ prefix for every turn it keeps, so each kept signed block would be refused. Hygi
 drops them itself rather than asking Anthropic to (``thinking.block_binding.
 prefix_mismatch_behavior: "drop_block"``): LiteLLM forwards that field only on its
 direct Anthropic and Azure AI routes and only inside a ``thinking`` parameter the
-request already has (never on Bedrock or Vertex AI), older accounts need a beta header
-for it, and the result must not depend on the account. Dropping is deterministic, works
+request already has (never on Bedrock or Vertex AI), the field belongs to the
+``thinking-binding-controls-2026-08-01`` beta, and what is sent must not depend on the
+account. Dropping is deterministic, works
 on every route, and costs little: Anthropic does not show a model its earlier turns'
 thinking anyway, except in a tool loop still in progress (see :class:`ThinkingDrop`).
 """
