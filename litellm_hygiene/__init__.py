@@ -44,6 +44,7 @@ from ._policy import POLICIES, IdRule, Policy, policy_for
 from ._rules import Change, Code
 from ._sanitize import SanitizeResult, sanitize_messages
 from ._target import Capabilities, Family, TargetModel, resolve_target
+from ._trim import FitResult, SlidingWindow, fit_to_context
 from ._validate import Violation, ViolationCode, validate_for_target, validate_messages
 
 if TYPE_CHECKING:
@@ -85,6 +86,7 @@ __all__ = [
     "Context",
     "Diagnostic",
     "Family",
+    "FitResult",
     "HygieneCallback",
     "HygieneError",
     "HygieneOptions",
@@ -104,6 +106,7 @@ __all__ = [
     "ProvenanceStore",
     "RedisStore",
     "SanitizeResult",
+    "SlidingWindow",
     "StopReason",
     "SystemMessage",
     "TargetModel",
@@ -126,6 +129,7 @@ __all__ = [
     "context_from_json",
     "context_to_json",
     "detect_overflow",
+    "fit_to_context",
     "from_openai",
     "is_context_overflow",
     "lookup_context_window",

@@ -91,6 +91,9 @@ def test_public_names_are_pinned() -> None:
         "lookup_context_window",
         "policy_for",
         "validate_for_target",
+        "FitResult",
+        "SlidingWindow",
+        "fit_to_context",
     }
     assert set(litellm_hygiene.__all__) == expected
 

@@ -84,7 +84,7 @@ class HygieneCallback(HygieneEngine, CustomLogger):
         prepared = await self.prepare(kwargs, self._book.open(_call_id(kwargs)))
         if prepared is None or not prepared.changed:
             return None
-        return {**kwargs, "messages": list(prepared.messages)}
+        return prepared.apply(kwargs)
 
     # -- response ------------------------------------------------------------------
 

@@ -19,7 +19,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from litellm import ModelResponse
-from litellm.exceptions import BadRequestError
+from litellm.exceptions import BadRequestError, ContextWindowExceededError
 
 from .._errors import InvalidMessageError
 from .._overflow import predict_overflow
@@ -55,7 +55,8 @@ class HygieneEngine:
         stats: Counters: ``requests``, ``changed``, ``unchanged``, ``restored``,
             ``errors`` (and ``error:<Type>``), ``invalid_input``, ``overflow_flagged``,
             ``overflow_upgraded``, ``overflow_downgraded``, ``overflow_rejected``,
-            ``store_errors``.
+            ``store_errors``, ``trimmed`` (requests the window or fit cut),
+            ``fit_rejected`` (requests that could not fit even their minimum).
     """
 
     def __init__(
@@ -101,6 +102,9 @@ class HygieneEngine:
             return None
         try:
             prepared = await prepare_request(kwargs, self._options, self._store)
+        except ContextWindowExceededError:
+            self._cannot_fit(report)
+            raise
         except Exception as err:
             self._failed(err, report, kwargs)
             return None
@@ -112,6 +116,9 @@ class HygieneEngine:
             return None
         try:
             prepared = prepare_request_sync(kwargs, self._options, self._store)
+        except ContextWindowExceededError:
+            self._cannot_fit(report)
+            raise
         except Exception as err:
             self._failed(err, report, kwargs)
             return None
@@ -127,6 +134,12 @@ class HygieneEngine:
         self._check_prediction(kwargs, prepared)
         return prepared
 
+    def _cannot_fit(self, report: CallReport) -> None:
+        """Count a request ``fit_to_context`` refused: even its minimum overflows."""
+        self.stats["fit_rejected"] += 1
+        report.error = "ContextWindowExceededError"
+        logger.info("litellm_hygiene: rejected a request that cannot fit its deployment")
+
     def _applies(self, kwargs: Mapping[str, Any]) -> bool:
         messages = kwargs.get("messages")
         if not isinstance(messages, list) or not messages:
@@ -138,6 +151,8 @@ class HygieneEngine:
         report.target = target_label(prepared.target)
         report.changes = dict(prepared.changes)
         report.restored = prepared.restored
+        report.trimmed = prepared.trimmed
+        self.stats["trimmed"] += prepared.trimmed is not None
         self.stats["changed" if prepared.changes else "unchanged"] += 1
         self.stats["restored"] += prepared.restored
         if prepared.changes:

@@ -33,8 +33,8 @@ class HygieneOptions(BaseModel):
         reject_predicted_overflow: Reject, before it is sent, a request LiteLLM's token
             counter says cannot fit the target's window, with LiteLLM's
             ``ContextWindowExceededError``. Off by default: counting is an estimate.
-        overflow_margin: Fraction of the window kept free for the prediction
-            (``0.0`` rejects only a prompt above the window itself).
+        overflow_margin: Fraction of the window kept free for the prediction, and for
+            ``fit_to_context`` (``0.0`` rejects only a prompt above the window itself).
         upgrade_overflow_errors: Re-raise overflow errors LiteLLM did not map (Mistral's
             wording) as ``ContextWindowExceededError`` where the integration can.
         stamp_responses: Write the provenance stamp on response messages.
@@ -59,6 +59,18 @@ class HygieneOptions(BaseModel):
         header_prefix: Prefix of the proxy response headers hygiene adds.
         unknown_provenance: Override of the policy's rule for unstamped turns with no
             stored provenance (``match_evidence``, ``foreign``, ``same``).
+        window_max_messages: Send at most this many messages to each deployment
+            (:class:`~litellm_hygiene.SlidingWindow`; tool exchanges kept whole).
+            Off by default: what is left out the model never sees.
+        window_max_user_turns: Send only the last N user turns and what follows them.
+        window_preserve_system_messages: The window keeps every system/developer
+            message.
+        fit_to_context: Trim each deployment's request to its own input window minus
+            the output it asks for (:func:`~litellm_hygiene.fit_to_context`), so a
+            fallback to a smaller model fits; a request whose system messages and
+            latest user turn alone do not fit is refused with
+            ``ContextWindowExceededError`` before it is sent. Off by default.
+        fit_marker: Put one short system message where the fit left messages out.
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -83,6 +95,11 @@ class HygieneOptions(BaseModel):
     redis_retry_after: float = Field(default=30.0, ge=0)
     header_prefix: str = Field(default="x-litellm-hygiene", pattern=r"^[A-Za-z0-9-]+$")
     unknown_provenance: Literal["match_evidence", "foreign", "same"] | None = None
+    window_max_messages: int | None = Field(default=None, ge=1)
+    window_max_user_turns: int | None = Field(default=None, ge=1)
+    window_preserve_system_messages: bool = True
+    fit_to_context: bool = False
+    fit_marker: bool = False
 
     @classmethod
     def from_settings(cls, settings: Mapping[str, Any] | None) -> HygieneOptions:

@@ -32,6 +32,9 @@ class CallReport:
         overflow: The context-window overflow seen on the response or the error.
         error: The type name of an internal hygiene error that let the request through
             unchanged (fail-open), if any.
+        trimmed: What the sliding window and the fit to the context window left out:
+            ``removed`` messages, ``thinking_dropped`` turns, and after a fit the
+            resulting ``tokens`` and the ``context_window``; ``None`` when nothing.
     """
 
     target: str | None = None
@@ -39,6 +42,7 @@ class CallReport:
     restored: int = 0
     overflow: Overflow | None = None
     error: str | None = None
+    trimmed: dict[str, int] | None = None
 
     def as_dict(self) -> dict[str, Any]:
         """The report as plain JSON-able data."""
@@ -48,6 +52,7 @@ class CallReport:
             "restored": self.restored,
             "overflow": None if self.overflow is None else self.overflow.model_dump(),
             "error": self.error,
+            "trimmed": None if self.trimmed is None else dict(self.trimmed),
         }
 
     @classmethod
@@ -62,6 +67,7 @@ class CallReport:
             restored=int(data.get("restored") or 0),
             overflow=Overflow.model_validate(overflow) if isinstance(overflow, dict) else None,
             error=data.get("error"),
+            trimmed=dict(trimmed) if isinstance(trimmed := data.get("trimmed"), dict) else None,
         )
 
 
@@ -117,7 +123,8 @@ def headers_for(report: CallReport, prefix: str) -> dict[str, str]:
 
     ``<prefix>-changes`` lists ``kind=count`` pairs (``none`` when nothing changed);
     ``<prefix>-overflow`` is present only when an overflow was seen; ``<prefix>-error``
-    only when hygiene failed open.
+    only when hygiene failed open; ``<prefix>-trimmed`` only when the window or the fit
+    left messages out.
     """
     headers = {
         f"{prefix}-changes": ", ".join(f"{k}={v}" for k, v in sorted(report.changes.items()))
@@ -131,6 +138,9 @@ def headers_for(report: CallReport, prefix: str) -> dict[str, str]:
         headers[f"{prefix}-overflow"] = _overflow_header(report.overflow)
     if report.error:
         headers[f"{prefix}-error"] = _ascii(report.error)
+    if report.trimmed:
+        trimmed = "; ".join(f"{k}={v}" for k, v in report.trimmed.items())
+        headers[f"{prefix}-trimmed"] = _ascii(trimmed)
     return headers
 
 

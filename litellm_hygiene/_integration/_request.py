@@ -24,6 +24,7 @@ from .._target import TargetModel, resolve_target
 from ._fingerprint import fingerprints
 from ._options import HygieneOptions
 from ._store import Provenance, ProvenanceStore, aget_many, get_many
+from ._trim import trim_request
 
 __all__ = ["Prepared", "prepare_request", "prepare_request_sync", "target_of"]
 
@@ -41,6 +42,8 @@ class Prepared:
         changed: Whether ``messages`` differ from the caller's (stamps removed count).
         store_error: The type of a provenance store failure; the request was then
             transformed without restored stamps.
+        trimmed: What the window and the fit left out (counts), when they did.
+        drop_params: Request parameters to send without (see :mod:`._trim`).
     """
 
     target: TargetModel
@@ -49,6 +52,13 @@ class Prepared:
     restored: int = 0
     changed: bool = False
     store_error: str | None = None
+    trimmed: dict[str, int] | None = None
+    drop_params: tuple[str, ...] = ()
+
+    def apply(self, kwargs: Mapping[str, Any]) -> dict[str, Any]:
+        """New call kwargs: these messages, without the parameters to drop."""
+        kept = {k: v for k, v in kwargs.items() if k not in self.drop_params}
+        return {**kept, "messages": list(self.messages)}
 
 
 def target_of(kwargs: Mapping[str, Any]) -> TargetModel:
@@ -76,7 +86,7 @@ async def prepare_request(
             found = await aget_many(store, [keys for _, keys in wanted])
         except Exception as err:  # a store failure must not cost the transformation
             wanted, error = [], type(err).__name__
-    if _heavy(messages):
+    if _heavy(messages) or (options.fit_to_context and len(messages) > HEAVY_FIT_MESSAGES):
         # Decoding and re-encoding large images, or walking a huge transcript, would
         # hold the event loop (and every other request on this worker) for its whole
         # duration: do it on a worker thread (Pillow releases the GIL while it works).
@@ -90,6 +100,8 @@ HEAVY_IMAGE_CHARS = 1 << 20
 """Inline image data (base64 characters) above which hygiene runs off the event loop."""
 HEAVY_MESSAGES = 2000
 """Messages above which hygiene runs off the event loop."""
+HEAVY_FIT_MESSAGES = 200
+"""Messages above which fitting (a token count per message) runs off the event loop."""
 
 
 def _heavy(messages: Sequence[Any]) -> bool:
@@ -129,21 +141,25 @@ def _finish(
 ) -> Prepared:
     stamped, restored = _with_stamps(messages, wanted, found)
     tools = kwargs.get("tools")
+    policy = _policy(target, options)
     result = sanitize_for_target(
-        stamped,
-        target,
-        tools=tools if isinstance(tools, list) else None,
-        policy=_policy(target, options),
+        stamped, target, tools=tools if isinstance(tools, list) else None, policy=policy
     )
-    if not result.report.changed and not restored:
+    trim = trim_request(result.messages, kwargs, target, options, policy)
+    if not result.report.changed and not restored and trim is None:
         return Prepared(target=target, messages=messages, store_error=store_error)
+    changes = _count(result.report.changes)
+    for kind, number in (trim.changes if trim else {}).items():
+        changes[kind] = changes.get(kind, 0) + number
     return Prepared(
         target=target,
-        messages=result.messages,
-        changes=_count(result.report.changes),
+        messages=result.messages if trim is None else trim.messages,
+        changes=changes,
         restored=restored,
         changed=True,
         store_error=store_error,
+        trimmed=None if trim is None else trim.as_report(),
+        drop_params=() if trim is None else trim.drop_params,
     )
 
 

@@ -68,7 +68,7 @@ def completion(
     report = CallReport()
     prepared = callback.prepare_sync(call, report)
     if prepared is not None and prepared.changed:
-        call["messages"] = list(prepared.messages)
+        call = prepared.apply(call)
     try:
         response = litellm.completion(**call)
     except Exception as err:
@@ -92,7 +92,7 @@ async def acompletion(
     report = CallReport()
     prepared = await callback.prepare(call, report)
     if prepared is not None and prepared.changed:
-        call["messages"] = list(prepared.messages)
+        call = prepared.apply(call)
     try:
         response = await litellm.acompletion(**call)
     except Exception as err:

@@ -191,6 +191,9 @@ def _count_tokens(
             custom_tokenizer=_local_tokenizer(model),
             messages=[dict(m) for m in messages],
             tools=[dict(t) for t in tools] if tools else None,
+            # Otherwise LiteLLM downloads a remote `detail: high` image to measure it: a
+            # request to any URL a client names, and seconds of waiting when unreachable.
+            use_default_image_token_count=True,
         )
     except Exception as err:  # a message shape the counter cannot read
         return None, f"LiteLLM could not count the tokens: {err}"

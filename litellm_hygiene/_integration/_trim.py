@@ -1,0 +1,167 @@
+"""Trimming in the callback: each deployment gets a transcript that fits *its* window.
+
+A Router fallback, including ``context_window_fallbacks``, hands the same history to a
+model with a smaller window; the deployment hook runs again for that hop, so trimming
+here, for the resolved deployment, makes each hop's request fit its own window. Order,
+and why: the rules run first (the history is made valid for the target); then the
+sliding window, after which the rules run again (a window may start with an assistant
+turn, which Anthropic, Gemini and Mistral refuse: fixing that is the rules' job); then
+the fit to the window, which keeps what the rules accept and so leaves them nothing to
+find. A request that cannot fit even its system messages and latest user turn is
+refused with ``ContextWindowExceededError`` before it is sent.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from .._errors import ConfigurationError
+from .._policy import Policy
+from .._sanitize import sanitize_for_target
+from .._target import TargetModel
+from .._trim import SlidingWindow, drop_thinking_after, fit_to_context
+from ._options import HygieneOptions
+
+__all__ = ["THINKING_PARAMS", "TrimOutcome", "trim_request"]
+
+logger = logging.getLogger("litellm_hygiene")
+
+THINKING_PARAMS = ("thinking", "reasoning_effort")
+"""The request parameters that turn Claude's thinking on (LiteLLM maps both to it)."""
+
+_CLAUDE_FAMILIES = frozenset({"anthropic", "bedrock"})
+"""Where a tool loop in progress needs its turn's thinking when thinking is on."""
+
+
+@dataclass
+class TrimOutcome:
+    """What trimming did to one request.
+
+    Attributes:
+        messages: The messages to send.
+        removed: Messages of the (sanitized) transcript left out.
+        tokens: Input tokens after fitting, when fitted.
+        context_window: The window fitted to, when fitted.
+        thinking_dropped: Kept turns whose signed thinking was dropped.
+        changes: Changes of the rules' second run after the window, per kind.
+        drop_params: Request parameters to remove (thinking, for a tool loop in
+            progress that lost its turn's thinking).
+    """
+
+    messages: list[Any]
+    removed: int = 0
+    tokens: int | None = None
+    context_window: int | None = None
+    thinking_dropped: int = 0
+    changes: dict[str, int] = field(default_factory=dict)
+    drop_params: tuple[str, ...] = ()
+
+    def as_report(self) -> dict[str, int]:
+        """The counts for the call report and headers (no content)."""
+        report = {"removed": self.removed, "thinking_dropped": self.thinking_dropped}
+        if self.tokens is not None:
+            report["tokens"] = self.tokens
+        if self.context_window is not None:
+            report["context_window"] = self.context_window
+        return report
+
+
+def _window(options: HygieneOptions) -> SlidingWindow | None:
+    if options.window_max_messages is None and options.window_max_user_turns is None:
+        return None
+    return SlidingWindow(
+        options.window_max_messages,
+        max_user_turns=options.window_max_user_turns,
+        preserve_system_messages=options.window_preserve_system_messages,
+    )
+
+
+def trim_request(
+    messages: Sequence[Any],
+    kwargs: Mapping[str, Any],
+    target: TargetModel,
+    options: HygieneOptions,
+    policy: Policy,
+) -> TrimOutcome | None:
+    """Apply the configured window and fit; ``None`` when nothing was left out.
+
+    Raises:
+        litellm.ContextWindowExceededError: ``fit_to_context`` is on and even the
+            minimal transcript does not fit the deployment's window.
+    """
+    window = _window(options)
+    if window is None and not options.fit_to_context:
+        return None
+    outcome = TrimOutcome(messages=list(messages))
+    open_loop = False
+    if window is not None:
+        open_loop = _apply_window(outcome, window, kwargs, target, policy)
+    if options.fit_to_context:
+        open_loop = _apply_fit(outcome, kwargs, target, options) or open_loop
+    if not outcome.removed:
+        return None
+    if open_loop and target.family in _CLAUDE_FAMILIES:
+        outcome.drop_params = tuple(p for p in THINKING_PARAMS if kwargs.get(p) is not None)
+    return outcome
+
+
+def _apply_window(
+    outcome: TrimOutcome,
+    window: SlidingWindow,
+    kwargs: Mapping[str, Any],
+    target: TargetModel,
+    policy: Policy,
+) -> bool:
+    current = outcome.messages
+    kept = window.select(current)
+    if len(kept) == len(current):
+        return False
+    first_cut = next(i for i, k in enumerate([*kept, len(current)]) if i != k)
+    dropped = drop_thinking_after(current, kept, first_cut)
+    tools = kwargs.get("tools")
+    again = sanitize_for_target(
+        dropped.messages,
+        target,
+        tools=tools if isinstance(tools, list) else None,
+        policy=policy,
+    )
+    outcome.messages = list(again.messages)
+    outcome.removed += len(current) - len(kept)
+    outcome.thinking_dropped += dropped.dropped
+    for change in again.report.changes:
+        if change.kind != "hygiene_stamp":
+            outcome.changes[change.kind] = outcome.changes.get(change.kind, 0) + 1
+    return dropped.open_loop
+
+
+def _apply_fit(
+    outcome: TrimOutcome, kwargs: Mapping[str, Any], target: TargetModel, options: HygieneOptions
+) -> bool:
+    model_info = kwargs.get("model_info")
+    tools = kwargs.get("tools")
+    max_tokens = kwargs.get("max_tokens") or kwargs.get("max_completion_tokens")
+    window = target.capabilities.context_window
+    if window is not None and options.overflow_margin:
+        window = max(1, int(window * (1.0 - options.overflow_margin)))
+    try:
+        fitted = fit_to_context(
+            outcome.messages,
+            str(kwargs.get("model") or ""),
+            max_tokens=max_tokens if isinstance(max_tokens, int) and max_tokens > 0 else None,
+            context_window=window,
+            tools=tools if isinstance(tools, list) else None,
+            model_info=model_info if isinstance(model_info, Mapping) else None,
+            marker=options.fit_marker,
+        )
+    except ConfigurationError:
+        logger.info("litellm_hygiene: window of %s unknown; request not fitted", target)
+        return False
+    outcome.messages = fitted.messages
+    outcome.removed += len(fitted.removed)
+    outcome.tokens = fitted.tokens
+    outcome.context_window = fitted.context_window
+    outcome.thinking_dropped += fitted.thinking_dropped
+    return fitted.open_tool_loop
