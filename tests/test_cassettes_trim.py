@@ -17,6 +17,8 @@ from litellm.router import Router
 
 from litellm_hygiene import HygieneCallback
 from litellm_hygiene._overflow._predict import _local_tokenizer
+from litellm_hygiene._standin import StandIn, anthropic, mistral
+from litellm_hygiene._standin.rules import contains, violations
 from litellm_hygiene._trim._fit import COUNTER_OPTIONS
 from tests.cassettes import (
     READONLY_WARNING,
@@ -29,9 +31,7 @@ from tests.cassettes import (
     standin_only,
     warm_up_litellm,
 )
-from tests.standin import StandIn, anthropic, mistral
-from tests.standin.rules import contains, violations
-from tests.standin.script import CLAUDE, CLAUDE_ID, CLAUDE_STAMP, THINKING
+from tests.scenario import CLAUDE, CLAUDE_ID, CLAUDE_STAMP, THINKING
 
 pytestmark = pytest.mark.filterwarnings(f"ignore:{READONLY_WARNING}:UserWarning")
 

@@ -15,9 +15,9 @@ import litellm
 import openai
 import pytest
 
+from litellm_hygiene._standin import StandIn, anthropic, mistral
+from litellm_hygiene._standin.rules import violations
 from tests.proxy_server import ProxyServer, chat, proxy_client, running_proxies, standin_config
-from tests.standin import StandIn, anthropic, mistral
-from tests.standin.rules import violations
 
 SMALL_WINDOW = 1500
 MISTRAL = "mistral/mistral-large-latest"
