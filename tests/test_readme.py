@@ -61,6 +61,7 @@ def test_every_python_block_runs_in_order(standin: StandIn, tmp_path: Path) -> N
         "4 role turn_order Unexpected role 'user' after role 'tool'",
         "2 tool_calls[0].id tool_call_id Tool call id was toolu_01A09q90qw90lq917835lq9 but must",
         "{'foreign_reasoning': 1, 'tool_pairing': 1}",
+        "['system', 'system', 'user'] (1, 2, 3) 49",
     ):
         assert shown in done.stdout, shown
         assert shown in README
