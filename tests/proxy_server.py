@@ -119,12 +119,16 @@ class ProxyServer:
         name: A label for messages (``"A"``, ``"fail-closed"``).
         config: The proxy config, written as ``config.yaml`` in the work dir.
         port: The port it listens on.
-        workdir: Its temp dir: ``config.yaml`` and ``proxy.log``.
+        workdir: Its temp dir: ``config.yaml`` and ``proxy.log``; the process's cwd.
+        env: Variables added to its environment (``PROMETHEUS_MULTIPROC_DIR``).
     """
 
-    def __init__(self, name: str, config: Mapping[str, Any]) -> None:
+    def __init__(
+        self, name: str, config: Mapping[str, Any], env: Mapping[str, str] | None = None
+    ) -> None:
         self.name = name
         self.config = dict(config)
+        self.env = dict(env or {})
         self.port = _free_port()
         self._dir = tempfile.TemporaryDirectory(prefix=f"litellm-hygiene-proxy-{name}-")
         self.workdir = Path(self._dir.name)
@@ -156,7 +160,7 @@ class ProxyServer:
             self._process = subprocess.Popen(
                 args,
                 cwd=self.workdir,
-                env=proxy_environment(),
+                env=proxy_environment() | self.env,
                 stdin=subprocess.DEVNULL,
                 stdout=log,
                 stderr=subprocess.STDOUT,

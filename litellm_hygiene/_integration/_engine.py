@@ -26,6 +26,7 @@ from .._overflow import predict_overflow
 from .._target import TargetModel
 from ._annotate import attach_report, provenance_of, response_overflow, stamp
 from ._fingerprint import fingerprints
+from ._metrics import StatsCounter
 from ._options import HygieneOptions
 from ._overflow_errors import predicted_overflow_error
 from ._report import CallReport, ReportBook
@@ -72,7 +73,7 @@ class HygieneEngine:
         # connects yet.
         self._store = store if store is not None else build_store(self._options)
         self._book = ReportBook()
-        self.stats: Counter[str] = Counter()
+        self.stats: Counter[str] = StatsCounter()  # also litellm_hygiene_events_total
 
     @property
     def options(self) -> HygieneOptions:

@@ -32,6 +32,8 @@ class CallReport:
         overflow: The context-window overflow seen on the response or the error.
         error: The type name of an internal hygiene error that let the request through
             unchanged (fail-open), if any.
+        published: The ``spend_logs_metadata`` dict hygiene put on this call's metadata
+            (``_metadata.with_report_metadata``), completed by the response hooks.
     """
 
     target: str | None = None
@@ -39,6 +41,7 @@ class CallReport:
     restored: int = 0
     overflow: Overflow | None = None
     error: str | None = None
+    published: dict[str, Any] | None = field(default=None, repr=False, compare=False)
 
     def as_dict(self) -> dict[str, Any]:
         """The report as plain JSON-able data."""
