@@ -140,6 +140,11 @@ class ProxyServer:
         return f"http://127.0.0.1:{self.port}"
 
     @property
+    def pid(self) -> int | None:
+        """The proxy process's PID while it runs."""
+        return None if self._process is None else self._process.pid
+
+    @property
     def log_path(self) -> Path:
         return self.workdir / "proxy.log"
 
