@@ -98,13 +98,28 @@ def recorder(isolated_litellm_callbacks: None) -> PayloadRecorder:
     return logger
 
 
-async def logged(recorder: PayloadRecorder, count: int = 1) -> list[Json]:
-    """The records once ``count`` calls were logged (LiteLLM logs in the background)."""
+def tagged(tag: str, metadata: Json | None = None) -> Json:
+    """Request metadata carrying ``tag``, so the test finds its own call's payload.
+
+    LiteLLM's logging worker carries calls of earlier tests still pending onto the
+    next event loop, where this test's recorder receives them too.
+    """
+    metadata = dict(metadata or {})
+    metadata["spend_logs_metadata"] = {**metadata.get("spend_logs_metadata", {}), "test": tag}
+    return metadata
+
+
+async def logged(recorder: PayloadRecorder, tag: str) -> list[Json]:
+    """The records of the calls tagged ``tag``, once there is one (logging runs later)."""
     for _ in range(200):
-        if len(recorder.records) >= count:
-            return recorder.records
+        mine = [r for r in recorder.records if (r["spend_logs_metadata"] or {}).get("test") == tag]
+        if mine:
+            await asyncio.sleep(0.05)  # a second record would be a bug: let it arrive
+            return [
+                r for r in recorder.records if (r["spend_logs_metadata"] or {}).get("test") == tag
+            ]
         await asyncio.sleep(0.02)
-    raise AssertionError(f"{len(recorder.records)} of {count} calls logged")
+    raise AssertionError(f"the call tagged {tag!r} was never logged")
 
 
 # -- spend_logs_metadata in the standard logging payload --------------------------------
@@ -112,12 +127,12 @@ async def logged(recorder: PayloadRecorder, count: int = 1) -> list[Json]:
 
 async def test_the_report_reaches_every_logging_integration(recorder: PayloadRecorder) -> None:
     history = claude_history()
-    metadata = {"spend_logs_metadata": {"team": "search"}, "tags": ["a"]}
+    metadata = tagged("integrations", {"spend_logs_metadata": {"team": "search"}, "tags": ["a"]})
     before = copy.deepcopy((history, metadata))
     response = await litellm.acompletion(
         model=MISTRAL, messages=history, mock_response="42", metadata=metadata
     )
-    [record] = await logged(recorder)
+    [record] = await logged(recorder, "integrations")
     spend = record["spend_logs_metadata"]
     assert spend["team"] == "search"  # the caller's own entries are kept
     report = response._hidden_params["litellm_hygiene"]
@@ -139,9 +154,12 @@ async def test_the_report_reaches_every_logging_integration(recorder: PayloadRec
 
 async def test_an_unchanged_request_is_reported_too(recorder: PayloadRecorder) -> None:
     await litellm.acompletion(
-        model=CLAUDE, messages=[{"role": "user", "content": "hi"}], mock_response="hey"
+        model=CLAUDE,
+        messages=[{"role": "user", "content": "hi"}],
+        mock_response="hey",
+        metadata=tagged("unchanged"),
     )
-    [record] = await logged(recorder)
+    [record] = await logged(recorder, "unchanged")
     assert record["spend_logs_metadata"][SUMMARY_KEY] == "unchanged"
     assert record["spend_logs_metadata"][REPORT_KEY]["changes"] == {}
 
@@ -154,8 +172,10 @@ async def test_router_calls_carry_the_report_of_their_own_deployment(
             {"model_name": "m", "litellm_params": {"model": MISTRAL, "mock_response": "ok"}}
         ]
     )
-    await router.acompletion(model="m", messages=cast(Any, claude_history()))
-    [record] = await logged(recorder)
+    await router.acompletion(
+        model="m", messages=cast(Any, claude_history()), metadata=tagged("router")
+    )
+    [record] = await logged(recorder, "router")
     assert record["spend_logs_metadata"][REPORT_KEY]["target"] == MISTRAL
     assert record["spend_logs_metadata"][SUMMARY_KEY] == "changed"
 
@@ -164,9 +184,12 @@ async def test_an_overflow_error_is_in_the_failure_payload(recorder: PayloadReco
     before = sample("litellm_hygiene_overflows_total", model=MISTRAL, kind="error_pattern")
     with pytest.raises(litellm.exceptions.InternalServerError):  # a mock error
         await litellm.acompletion(
-            model=MISTRAL, messages=claude_history(), mock_response=Exception(MISTRAL_OVERFLOW)
+            model=MISTRAL,
+            messages=claude_history(),
+            mock_response=Exception(MISTRAL_OVERFLOW),
+            metadata=tagged("overflow"),
         )
-    [record] = await logged(recorder)
+    [record] = await logged(recorder, "overflow")
     assert record["status"] == "failure"
     spend = record["spend_logs_metadata"]
     assert spend[SUMMARY_KEY] == "overflow"
