@@ -56,7 +56,8 @@ class HygieneEngine:
         stats: Counters: ``requests``, ``changed``, ``unchanged``, ``restored``,
             ``errors`` (and ``error:<Type>``), ``invalid_input``, ``overflow_flagged``,
             ``overflow_upgraded``, ``overflow_downgraded``, ``overflow_rejected``,
-            ``store_errors``.
+            ``store_errors``. Every increment is also counted in Prometheus as
+            ``litellm_hygiene_events_total{event=...}`` (summed over proxy workers).
     """
 
     def __init__(
@@ -73,7 +74,7 @@ class HygieneEngine:
         # connects yet.
         self._store = store if store is not None else build_store(self._options)
         self._book = ReportBook()
-        self.stats: Counter[str] = StatsCounter()  # also litellm_hygiene_events_total
+        self.stats: Counter[str] = StatsCounter()
 
     @property
     def options(self) -> HygieneOptions:
