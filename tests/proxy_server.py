@@ -120,7 +120,8 @@ class ProxyServer:
         config: The proxy config, written as ``config.yaml`` in the work dir.
         env: Variables added to the hermetic environment (the config's ``os.environ/``).
         port: The port it listens on.
-        workdir: Its temp dir: ``config.yaml`` and ``proxy.log``.
+        workdir: Its temp dir: ``config.yaml`` and ``proxy.log``; the process's cwd.
+        env: Variables added to its environment (``PROMETHEUS_MULTIPROC_DIR``).
     """
 
     def __init__(
@@ -138,6 +139,11 @@ class ProxyServer:
     def url(self) -> str:
         """``http://127.0.0.1:<port>``."""
         return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def pid(self) -> int | None:
+        """The proxy process's PID while it runs."""
+        return None if self._process is None else self._process.pid
 
     @property
     def log_path(self) -> Path:

@@ -111,9 +111,12 @@ async def test_same_model_request_is_left_as_is(spy: Spy) -> None:
     response = await litellm.acompletion(model=CLAUDE, messages=history, mock_response="hey")
     assert spy.calls[-1]["messages"] == history
     assert response._hidden_params["litellm_hygiene"]["changes"] == {}
-    # The hook itself returns nothing to change: LiteLLM goes on with its own kwargs.
+    # The hook sends the caller's own list; it only adds its report to the metadata.
     kwargs = {"model": CLAUDE, "messages": history}
-    assert await callback.async_pre_call_deployment_hook(kwargs, "acompletion") is None
+    returned = await callback.async_pre_call_deployment_hook(kwargs, "acompletion")
+    assert returned is not None and returned["messages"] is history
+    assert set(returned) == {"model", "messages", "metadata"}
+    assert returned["metadata"]["spend_logs_metadata"]["litellm_hygiene_summary"] == "unchanged"
 
 
 async def test_same_model_empty_text_beside_calls_goes_out_as_null(spy: Spy) -> None:

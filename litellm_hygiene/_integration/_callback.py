@@ -14,6 +14,10 @@ Hooks used, and why each (verified in LiteLLM's source):
   answer's closing chunk (the one with a ``finish_reason``), and
   ``async_log_success_event`` records the provenance of the streamed answer, whose
   assembled message exists only once the stream is done.
+- ``async_post_call_failure_deployment_hook`` records an overflow error in the report
+  before LiteLLM's failure logging reads the request's metadata.
+- Every request hygiene handles carries its report in ``spend_logs_metadata``
+  (:mod:`._metadata`) and is counted and timed in Prometheus (:mod:`._metrics`).
 - Proxy only: ``async_post_call_failure_hook`` turns an overflow LiteLLM did not map
   into the context-window error proxy clients recognise (and a look-alike LiteLLM mapped
   to it back into a plain bad request), and
@@ -25,6 +29,7 @@ The work itself is done by :class:`~litellm_hygiene._integration._engine.Hygiene
 
 from __future__ import annotations
 
+import time
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -34,6 +39,8 @@ from litellm.integrations.custom_logger import CustomLogger
 from .._openai import STAMP_KEY
 from ._annotate import provenance_of
 from ._engine import HygieneEngine
+from ._metadata import summary_of, update_published, with_report_metadata
+from ._metrics import observe_overflow, observe_request
 from ._options import HygieneOptions
 from ._overflow_errors import not_overflow_error, overflow_error, token_overflow_of
 from ._report import HIDDEN_PARAMS_KEY, CallReport, headers_for
@@ -78,13 +85,32 @@ class HygieneCallback(HygieneEngine, CustomLogger):
     async def async_pre_call_deployment_hook(
         self, kwargs: dict[str, Any], call_type: Any
     ) -> dict[str, Any] | None:
-        """Transform the messages for the deployment LiteLLM resolved."""
+        """Transform the messages for the deployment LiteLLM resolved; publish the report.
+
+        The report goes into the call's ``spend_logs_metadata`` (spend logs, the admin
+        UI, every logging integration) and into the Prometheus metrics.
+        """
         if _call_type_name(call_type) not in CHAT_CALL_TYPES:
             return None
-        prepared = await self.prepare(kwargs, self._book.open(_call_id(kwargs)))
-        if prepared is None or not prepared.changed:
-            return None
-        return prepared.apply(kwargs)
+        report = self._book.open(_call_id(kwargs))
+        started = time.perf_counter()
+        try:
+            prepared = await self.prepare(kwargs, report)
+        except Exception:
+            observe_request(_model_label(kwargs, report), "rejected", _since(started), {}, 0)
+            raise
+        enabled = self._options.enabled
+        if prepared is None and report.error is None and enabled:
+            return None  # no chat messages: nothing for hygiene to do or report
+        # Every request hygiene saw carries its report in the spend-log metadata, so
+        # "unchanged" is as visible to operators as "changed".
+        new_kwargs = with_report_metadata(kwargs, report, enabled=enabled)
+        if prepared is not None and prepared.changed:
+            new_kwargs = prepared.apply(new_kwargs)  # its messages, trimmed parameters gone
+        outcome = summary_of(report, enabled=enabled)
+        model = _model_label(kwargs, report)
+        observe_request(model, outcome, _since(started), report.changes, report.restored)
+        return new_kwargs
 
     # -- response ------------------------------------------------------------------
 
@@ -97,8 +123,42 @@ class HygieneCallback(HygieneEngine, CustomLogger):
         if not isinstance(response, ModelResponse):
             return None
         report = self._book.get_or_open(_call_id(request_data))
+        flagged = report.overflow is not None
         await self.annotate(request_data, response, report)
+        self._publish_overflow(request_data, report, flagged)
         return response
+
+    async def async_post_call_failure_deployment_hook(
+        self,
+        request_data: Mapping[str, Any],
+        exception: Exception,
+        call_type: Any,
+        fallback_depth: int | None = None,
+    ) -> None:
+        """Record an overflow error in the spend-log metadata before LiteLLM logs it.
+
+        LiteLLM calls this for every failed deployment attempt, before its failure
+        logging builds the standard logging payload from the request's metadata.
+        """
+        if _call_type_name(call_type) not in CHAT_CALL_TYPES:
+            return
+        report = self._book.get(_call_id(request_data))
+        if report is None or report.overflow is not None:
+            return
+        try:
+            report.overflow = token_overflow_of(exception, None)
+        except Exception as err:
+            self._internal("overflow detection", err)
+            return
+        self._publish_overflow(request_data, report, False)
+
+    def _publish_overflow(
+        self, request_data: Mapping[str, Any], report: CallReport, flagged: bool
+    ) -> None:
+        """Complete the published report; count an overflow seen for the first time."""
+        if report.overflow is not None and not flagged:
+            observe_overflow(_model_label(request_data, report), report.overflow.kind)
+        update_published(report)
 
     async def async_log_success_event(
         self, kwargs: dict[str, Any], response_obj: Any, start_time: Any, end_time: Any
@@ -199,6 +259,15 @@ class HygieneCallback(HygieneEngine, CustomLogger):
 def _report_from_hidden_params(response: Any) -> CallReport | None:
     hidden = getattr(response, "_hidden_params", None)
     return CallReport.from_dict(hidden.get(HIDDEN_PARAMS_KEY)) if isinstance(hidden, dict) else None
+
+
+def _model_label(kwargs: Mapping[str, Any], report: CallReport) -> str:
+    """The metrics' ``model`` label: the resolved target, else the model string."""
+    return report.target or str(kwargs.get("model") or "unknown")
+
+
+def _since(started: float) -> float:
+    return time.perf_counter() - started
 
 
 def _call_type_name(call_type: Any) -> str | None:

@@ -26,6 +26,7 @@ from .._overflow import predict_overflow
 from .._target import TargetModel
 from ._annotate import attach_report, provenance_of, response_overflow, stamp
 from ._fingerprint import fingerprints
+from ._metrics import StatsCounter
 from ._options import HygieneOptions
 from ._overflow_errors import predicted_overflow_error
 from ._report import CallReport, ReportBook
@@ -56,7 +57,9 @@ class HygieneEngine:
             ``errors`` (and ``error:<Type>``), ``invalid_input``, ``overflow_flagged``,
             ``overflow_upgraded``, ``overflow_downgraded``, ``overflow_rejected``,
             ``store_errors``, ``trimmed`` (requests the window or fit cut),
-            ``fit_rejected`` (requests that could not fit even their minimum).
+            ``fit_rejected`` (requests that could not fit even their minimum). Every
+            increment is also counted in Prometheus as
+            ``litellm_hygiene_events_total{event=...}`` (summed over proxy workers).
     """
 
     def __init__(
@@ -73,7 +76,7 @@ class HygieneEngine:
         # connects yet.
         self._store = store if store is not None else build_store(self._options)
         self._book = ReportBook()
-        self.stats: Counter[str] = Counter()
+        self.stats: Counter[str] = StatsCounter()
 
     @property
     def options(self) -> HygieneOptions:

@@ -35,6 +35,8 @@ class CallReport:
         trimmed: What the sliding window and the fit to the context window left out:
             ``removed`` messages, ``thinking_dropped`` turns, and after a fit the
             resulting ``tokens`` and the ``context_window``; ``None`` when nothing.
+        published: The ``spend_logs_metadata`` dict hygiene put on this call's metadata
+            (``_metadata.with_report_metadata``), completed by the response hooks.
     """
 
     target: str | None = None
@@ -43,6 +45,7 @@ class CallReport:
     overflow: Overflow | None = None
     error: str | None = None
     trimmed: dict[str, int] | None = None
+    published: dict[str, Any] | None = field(default=None, repr=False, compare=False)
 
     def as_dict(self) -> dict[str, Any]:
         """The report as plain JSON-able data."""

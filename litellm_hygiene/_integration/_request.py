@@ -10,9 +10,9 @@ validator shortcut returns the caller's list untouched when nothing needs to cha
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from .._errors import InvalidMessageError
 from .._openai import STAMP_KEY
@@ -78,7 +78,14 @@ async def prepare_request(
     """Transform a call's messages for its deployment, restoring stamps from ``store``."""
     messages: Sequence[Any] = kwargs["messages"]
     target = target_of(kwargs)
-    wanted = _unstamped_assistants(messages, target) if store is not None else []
+    # Decoding and re-encoding large images, or walking a huge transcript (fingerprints
+    # included), would hold the event loop (and every other request on this worker) for
+    # its whole duration: do it on a worker thread (Pillow releases the GIL while it
+    # works). Only the store lookup, which awaits, stays on the loop.
+    heavy = _heavy(messages) or (options.fit_to_context and len(messages) > HEAVY_FIT_MESSAGES)
+    wanted: list[tuple[int, tuple[str, ...]]] = []
+    if store is not None:
+        wanted = await _maybe_in_thread(heavy, _unstamped_assistants, messages, target)
     found: list[Provenance | None] = []
     error: str | None = None
     if store is not None and wanted:
@@ -86,14 +93,17 @@ async def prepare_request(
             found = await aget_many(store, [keys for _, keys in wanted])
         except Exception as err:  # a store failure must not cost the transformation
             wanted, error = [], type(err).__name__
-    if _heavy(messages) or (options.fit_to_context and len(messages) > HEAVY_FIT_MESSAGES):
-        # Decoding and re-encoding large images, or walking a huge transcript, would
-        # hold the event loop (and every other request on this worker) for its whole
-        # duration: do it on a worker thread (Pillow releases the GIL while it works).
-        return await asyncio.to_thread(
-            _finish, kwargs, messages, target, options, wanted, found, error
-        )
-    return _finish(kwargs, messages, target, options, wanted, found, error)
+    return await _maybe_in_thread(
+        heavy, _finish, kwargs, messages, target, options, wanted, found, error
+    )
+
+
+_T = TypeVar("_T")
+
+
+async def _maybe_in_thread(heavy: bool, func: Callable[..., _T], *args: Any) -> _T:
+    """``func(*args)`` on a worker thread when the request is heavy, else right here."""
+    return await asyncio.to_thread(func, *args) if heavy else func(*args)
 
 
 HEAVY_IMAGE_CHARS = 1 << 20

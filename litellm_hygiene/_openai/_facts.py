@@ -418,9 +418,8 @@ def read_facts(message: Any, index: int, plan: WirePlan) -> Facts:
     role = msg.get("role", _ABSENT)
     kind = _ROLES.get(role) if type(role) is str else _odd_role(role, index)
     if kind is None:
-        raise InvalidMessageError(
-            index, "role", f"unknown role {role!r}; expected one of {sorted(_ROLES)}"
-        )
+        # The role's value is the client's and reaches fail_closed errors: never echoed.
+        raise InvalidMessageError(index, "role", f"unknown role; expected one of {sorted(_ROLES)}")
     if kind == "assistant":
         return _assistant(msg, index, plan)
     if kind == "tool":

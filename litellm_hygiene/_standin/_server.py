@@ -45,6 +45,9 @@ class ReceivedRequest:
 
 class _Server(ThreadingHTTPServer):
     daemon_threads = True
+    # socketserver's default backlog of 5 refuses connections under a load test's
+    # 50 concurrent requests (a proxy then reports "Connection error").
+    request_queue_size = 256
     standin: StandIn
 
 
