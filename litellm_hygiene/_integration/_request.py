@@ -82,7 +82,7 @@ async def prepare_request(
     # included), would hold the event loop (and every other request on this worker) for
     # its whole duration: do it on a worker thread (Pillow releases the GIL while it
     # works). Only the store lookup, which awaits, stays on the loop.
-    heavy = _heavy(messages) or (options.fit_to_context and len(messages) > HEAVY_FIT_MESSAGES)
+    heavy = _heavy(messages)
     wanted: list[tuple[int, tuple[str, ...]]] = []
     if store is not None:
         wanted = await _maybe_in_thread(heavy, _unstamped_assistants, messages, target)
@@ -93,6 +93,8 @@ async def prepare_request(
             found = await aget_many(store, [keys for _, keys in wanted])
         except Exception as err:  # a store failure must not cost the transformation
             wanted, error = [], type(err).__name__
+    # Fitting counts the tokens of every message: heavy from fewer messages.
+    heavy = heavy or (options.fit_to_context and len(messages) > HEAVY_FIT_MESSAGES)
     return await _maybe_in_thread(
         heavy, _finish, kwargs, messages, target, options, wanted, found, error
     )
