@@ -440,10 +440,18 @@ def fix_messages(
     present = 0
     for slot in conv.slots:
         present |= slot.facts.flags
-    if not any(rule.flags & present for rule in rules):
+    wanted = 0
+    for rule in rules:
+        wanted |= rule.flags
+    if not present & wanted:
         return conv, []  # no message is a candidate for any of them
     walk = _Walk(conv, rules)
-    slots = [kept for index, slot in enumerate(conv.slots) if (kept := walk(index, slot))]
+    slots = [
+        kept
+        for index, slot in enumerate(conv.slots)
+        # A message with none of the rules' flags is no rule's candidate: it stays.
+        if (kept := walk(index, slot) if slot.facts.flags & wanted else slot)
+    ]
     if not walk.touched:
         return conv, []
     return conv.with_slots(slots), [change for found in walk.changes for change in found]
