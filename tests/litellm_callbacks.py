@@ -12,16 +12,7 @@ from contextlib import contextmanager
 
 import litellm
 
-CALLBACK_LISTS = (
-    "callbacks",
-    "input_callback",
-    "success_callback",
-    "failure_callback",
-    "_async_input_callback",
-    "_async_success_callback",
-    "_async_failure_callback",
-)
-"""LiteLLM's module-level callback lists."""
+from litellm_hygiene._demo._run import CALLBACK_LISTS
 
 
 @contextmanager

@@ -15,9 +15,9 @@ import litellm
 import pytest
 
 from litellm_hygiene._demo import DEMO_TARGETS, Outcome, load_conversation, run_demo
+from litellm_hygiene._demo._run import CALLBACK_LISTS
 from litellm_hygiene._standin.rules import ANTHROPIC_TOOL_ID, MISTRAL_TOOL_ID, violations
 from tests.cassettes import READONLY_WARNING, warm_up_litellm
-from tests.litellm_callbacks import CALLBACK_LISTS
 from tests.test_cassettes import TARGETS as WIRE_TEST_TARGETS
 
 pytestmark = pytest.mark.filterwarnings(f"ignore:{READONLY_WARNING}:UserWarning")

@@ -10,12 +10,11 @@ budget whenever the minimal transcript fits (else it raises before anything is s
 from __future__ import annotations
 
 import copy
-import os
 from typing import Any
 
 import litellm
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 from litellm.exceptions import ContextWindowExceededError
 
@@ -34,22 +33,8 @@ from litellm_hygiene._trim._structure import units_of
 from litellm_hygiene._trim._thinking import THINKING_OMITTED
 
 from .strategies import agent_transcripts, transcripts
+from .test_rules_properties import SETTINGS, TARGETS
 
-TARGETS = [
-    "anthropic/claude-sonnet-4-5",
-    "bedrock/converse/us.anthropic.claude-3-7-sonnet-20250219-v1:0",
-    "gemini/gemini-2.5-pro",
-    "vertex_ai/gemini-3-pro-preview",
-    "openrouter/google/gemini-2.5-pro",
-    "gpt-4o",
-    "openai/responses/gpt-5",
-    "mistral/mistral-large-latest",
-    "openrouter/mistralai/mistral-large",
-    "deepseek/deepseek-chat",
-    "deepseek/deepseek-reasoner",
-    "moonshot/kimi-k2-thinking",
-]
-SETTINGS = settings(max_examples=int(os.environ.get("HYGIENE_EXAMPLES", "40")), deadline=None)
 THINKING = "thinking_blocks"
 
 

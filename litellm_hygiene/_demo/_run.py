@@ -21,9 +21,9 @@ from .._standin.rules import WireProblem, problems
 from .._standin.strict import strict
 from ._targets import DEMO_TARGETS, DemoTarget, load_conversation
 
-__all__ = ["Attempt", "Outcome", "run_demo"]
+__all__ = ["CALLBACK_LISTS", "Attempt", "Outcome", "run_demo"]
 
-_CALLBACK_LISTS = (
+CALLBACK_LISTS = (
     "callbacks",
     "input_callback",
     "success_callback",
@@ -79,9 +79,9 @@ def _callbacks(callbacks: list[Any]) -> Iterator[None]:
     """
     import litellm
 
-    saved = {name: list(getattr(litellm, name)) for name in _CALLBACK_LISTS}
+    saved = {name: list(getattr(litellm, name)) for name in CALLBACK_LISTS}
     quiet = litellm.suppress_debug_info
-    for name in _CALLBACK_LISTS:
+    for name in CALLBACK_LISTS:
         setattr(litellm, name, [])
     litellm.callbacks = callbacks
     litellm.suppress_debug_info = True
