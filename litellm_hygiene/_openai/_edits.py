@@ -20,7 +20,7 @@ from .._messages import ContentForm
 from ._decode import STAMP_KEY
 from ._facts import RESPONSE_FIELDS
 from ._parts import ABSENT, decode_thinking_entry, encode_content
-from ._tools import THOUGHT_SEPARATOR
+from ._tools import THOUGHT_SEPARATOR, split_id
 
 __all__ = ["PlainTurn", "plain_fields", "plain_turn", "with_keys_removed", "with_reasoning"]
 
@@ -159,8 +159,7 @@ def with_reasoning(
 
 def _unsigned(call: Mapping[str, Any]) -> dict[str, Any]:
     """A call of LiteLLM's shape without its signature, in the id or its provider fields."""
-    call_id = call["id"].partition(THOUGHT_SEPARATOR)[0] or call["id"]
-    return {"id": call_id, "type": call["type"], "function": call["function"]}
+    return {"id": split_id(call["id"])[0], "type": call["type"], "function": call["function"]}
 
 
 def plain_fields(raw: Any) -> frozenset[str] | None:

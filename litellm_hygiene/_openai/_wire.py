@@ -14,6 +14,8 @@ from ._facts import Facts, WirePlan, arguments, evidence, read_facts, signatures
 
 __all__ = ["OPENAI", "OpenAIWire"]
 
+_STAMP: Final = frozenset({STAMP_KEY})
+
 
 class OpenAIWire:
     """OpenAI-shaped message dicts (and pydantic messages) as LiteLLM accepts them."""
@@ -36,7 +38,7 @@ class OpenAIWire:
 
     def unstamped(self, raw: Any) -> Any:
         """A shallow copy without the stamp key; its values are the caller's own."""
-        return {k: v for k, v in as_message_dict(raw, 0).items() if k != STAMP_KEY}
+        return with_keys_removed(as_message_dict(raw, 0), _STAMP)
 
     def with_ids(self, raw: Any, calls: Mapping[int, str], result: str | None) -> Any:
         """A shallow copy with new call ids (by position) and result id.
