@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import asyncio
 import copy
-import logging
 import os
 import re
 from collections import Counter
@@ -33,6 +32,7 @@ from hypothesis import given, settings
 
 from litellm_hygiene import HygieneCallback, validate_messages
 from tests import test_rules_properties as rules_properties
+from tests.hygiene_log import LogLines, hygiene_log
 
 from .fuzz_strategies import fuzz_transcripts, long_transcripts
 
@@ -69,28 +69,11 @@ def loop() -> Iterator[asyncio.AbstractEventLoop]:
         loop.close()
 
 
-class _Captured(logging.Handler):
-    def __init__(self) -> None:
-        super().__init__(logging.DEBUG)
-        self.lines: list[str] = []
-
-    def emit(self, record: logging.LogRecord) -> None:
-        self.lines.append(record.getMessage())
-
-
 @pytest.fixture(scope="module")
-def captured() -> Iterator[_Captured]:
-    """Every record of the ``litellm_hygiene`` logger, at DEBUG and up."""
-    handler = _Captured()
-    logger = logging.getLogger("litellm_hygiene")
-    level = logger.level
-    logger.addHandler(handler)
-    logger.setLevel(logging.DEBUG)
-    try:
-        yield handler
-    finally:
-        logger.removeHandler(handler)
-        logger.setLevel(level)
+def captured() -> Iterator[LogLines]:
+    """Every record of hygiene's logger, at every level (DEBUG and up)."""
+    with hygiene_log() as lines:
+        yield lines
 
 
 def _strings(value: Any) -> Iterator[str]:
@@ -125,7 +108,7 @@ def _hook(
 
 
 def check_hook(
-    loop: asyncio.AbstractEventLoop, captured: _Captured, model: str, messages: list[Any]
+    loop: asyncio.AbstractEventLoop, captured: LogLines, model: str, messages: list[Any]
 ) -> str:
     """Run the hook on ``messages`` and check every property; the outcome's name."""
     callback = HygieneCallback()
@@ -155,7 +138,7 @@ def check_hook(
 @settings(max_examples=EXAMPLES, deadline=None)
 @given(messages=fuzz_transcripts)
 def test_the_hook_holds_on_valid_odd_and_malformed_transcripts(
-    loop: asyncio.AbstractEventLoop, captured: _Captured, model: str, messages: list[Any]
+    loop: asyncio.AbstractEventLoop, captured: LogLines, model: str, messages: list[Any]
 ) -> None:
     COUNTS[check_hook(loop, captured, model, messages)] += 1
 
@@ -172,7 +155,7 @@ LONG_TARGETS = [
 @settings(max_examples=max(1, EXAMPLES // 6), deadline=None)
 @given(messages=long_transcripts)
 def test_ten_thousand_messages(
-    loop: asyncio.AbstractEventLoop, captured: _Captured, model: str, messages: list[Any]
+    loop: asyncio.AbstractEventLoop, captured: LogLines, model: str, messages: list[Any]
 ) -> None:
     assert len(messages) >= 9_000
     COUNTS[f"long_{check_hook(loop, captured, model, messages)}"] += 1

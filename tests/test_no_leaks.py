@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import base64
 import json
-import logging
 import re
 import socket
 import tracemalloc
@@ -22,6 +21,7 @@ from litellm import ModelResponse
 from litellm_hygiene import HygieneCallback, MemoryStore
 from litellm_hygiene._integration._fingerprint import fingerprints
 from tests import test_rules_properties as rules_properties
+from tests.hygiene_log import LogLines, hygiene_log
 
 from .fuzz_strategies import bomb_png
 
@@ -76,28 +76,11 @@ MALFORMED: list[tuple[list[Json], int, str]] = [
 """Unreadable transcripts, the index of the bad message, and the field it names."""
 
 
-class _Lines(logging.Handler):
-    def __init__(self) -> None:
-        super().__init__(logging.DEBUG)
-        self.lines: list[str] = []
-
-    def emit(self, record: logging.LogRecord) -> None:
-        self.lines.append(self.format(record))
-
-
 @pytest.fixture
-def logged() -> Iterator[_Lines]:
+def logged() -> Iterator[LogLines]:
     """Every record of hygiene's logger, at every level (DEBUG and up)."""
-    handler = _Lines()
-    logger = logging.getLogger("litellm_hygiene")
-    level = logger.level
-    logger.addHandler(handler)
-    logger.setLevel(logging.DEBUG)
-    try:
-        yield handler
-    finally:
-        logger.removeHandler(handler)
-        logger.setLevel(level)
+    with hygiene_log() as lines:
+        yield lines
 
 
 def assert_no_secret(text: str) -> None:
@@ -112,7 +95,7 @@ def kwargs_for(model: str, messages: list[Json]) -> Json:
 @pytest.mark.parametrize("fail_closed", [False, True])
 @pytest.mark.parametrize("model", TARGETS)
 async def test_nothing_secret_is_logged_at_any_level(
-    logged: _Lines, model: str, fail_closed: bool
+    logged: LogLines, model: str, fail_closed: bool
 ) -> None:
     # A store that always fails: its errors are logged too.
     callback = HygieneCallback(
