@@ -109,6 +109,8 @@ _GEMINI: Final[frozenset[Api]] = frozenset({"gemini"})
 _RESPONSES: Final[frozenset[Api]] = frozenset({"openai-responses"})
 _MISTRAL: Final[frozenset[Api]] = frozenset({"mistral"})
 _NONE: Final[frozenset[Api]] = frozenset()
+_UNKNOWN: Final[frozenset[Api]] = frozenset({"unknown"})
+_SIGNED_THINKING: Final[frozenset[Api]] = _ANTHROPIC_LIKE | _GEMINI
 _ID_EVIDENCE: Final[dict[str, frozenset[Api]]] = {
     "toolu_": frozenset({"anthropic-messages"}),
     "srvtoolu_": frozenset({"anthropic-messages"}),
@@ -201,6 +203,11 @@ def plain_facts(role: Role, flags: int) -> Facts:
     if found is None:
         found = _PLAIN[(role, flags)] = Facts(role, flags)
     return found
+
+
+_NEW: Final = tuple.__new__
+"""Builds a :class:`Facts` from all six fields without the named tuple's Python layer
+(a third of the cost of reading a tool result)."""
 
 
 def _name_key(name: str) -> str:
@@ -309,7 +316,11 @@ def _calls(raw_calls: list[Any], index: int, plan: WirePlan) -> tuple[list[Call]
 
 
 def _assistant(msg: Mapping[str, Any], index: int, plan: WirePlan) -> Facts:
-    flags = _content_flags(msg, index, images=False, assistant=True)
+    content = msg.get("content", _ABSENT)
+    if type(content) is str:
+        flags = BLANK if not content or content.isspace() else 0
+    else:
+        flags = _content_flags(msg, index, images=False, assistant=True)
     raw_calls = msg.get("tool_calls")
     if raw_calls is None:
         calls: list[Call] = []
@@ -326,7 +337,7 @@ def _assistant(msg: Mapping[str, Any], index: int, plan: WirePlan) -> Facts:
             raise InvalidMessageError(index, "function_call", "expected an object with a 'name'")
         _arguments_ok(function_call, index, "function_call")
         calls.append((_name_key(function_call["name"]), "", ""))
-    if calls and msg.get("content") is None:
+    if calls and (content is None or content is _ABSENT):
         flags &= ~BLANK  # no content beside calls is how calls travel: nothing is empty
     if not RESPONSE_FIELDS.isdisjoint(msg):
         flags |= OPAQUE
@@ -336,7 +347,7 @@ def _assistant(msg: Mapping[str, Any], index: int, plan: WirePlan) -> Facts:
         flags |= STAMPED
     if not calls:
         return plain_facts("assistant", flags)
-    return Facts("assistant", flags | CALLS, tuple(calls))
+    return _NEW(Facts, ("assistant", flags | CALLS, tuple(calls), None, None, None))
 
 
 def inline_image_chars(message: Any) -> int:
@@ -392,19 +403,26 @@ def _result(msg: Mapping[str, Any], index: int, role: str, plan: WirePlan) -> Fa
                 raise InvalidMessageError(
                     index, "tool_call_id", f"expected a string, got {type(raw).__name__}"
                 )
-        key, sent, given = plan.pairing_key(raw), plan.sent_id(raw), raw
+        if THOUGHT_SEPARATOR in raw:
+            key, sent, given = plan.pairing_key(raw), plan.sent_id(raw), raw
+        else:
+            key = sent = given = raw
     else:
         name = msg.get("name")
         if not isinstance(name, str):
             raise InvalidMessageError(index, "name", "a function message must name its function")
         key = raw if isinstance(raw, str) and raw else _name_key(name)
         sent = given = None  # type: ignore[assignment]
-    flags = _content_flags(msg, index, images=True, assistant=False)
+    content = msg.get("content", _ABSENT)
+    if type(content) is str:
+        flags = BLANK if not content or content.isspace() else 0
+    else:
+        flags = _content_flags(msg, index, images=True, assistant=False)
     if isinstance(raw, str) and THOUGHT_SEPARATOR in raw:
         flags |= SIGNED_ID
     if STAMP_KEY in msg:
         flags |= STAMPED
-    return Facts("tool", flags, (), key, sent, given)
+    return _NEW(Facts, ("tool", flags, (), key, sent, given))
 
 
 def read_facts(message: Any, index: int, plan: WirePlan) -> Facts:
@@ -424,7 +442,11 @@ def read_facts(message: Any, index: int, plan: WirePlan) -> Facts:
         return _assistant(msg, index, plan)
     if kind == "tool":
         return _result(msg, index, role, plan)
-    flags = _content_flags(msg, index, images=kind == "user", assistant=False)
+    content = msg.get("content", _ABSENT)
+    if type(content) is str:
+        flags = BLANK if not content or content.isspace() else 0
+    else:
+        flags = _content_flags(msg, index, images=kind == "user", assistant=False)
     if STAMP_KEY in msg:
         flags |= STAMPED
     return plain_facts(kind, flags)
@@ -539,7 +561,7 @@ def _thinking_evidence(entry: Any) -> frozenset[Api] | None:
         return _ANTHROPIC_LIKE
     if entry.get("type") == "thinking" and isinstance(entry.get("thinking"), str):
         signed = isinstance(entry.get("signature"), str) and entry["signature"]
-        return _ANTHROPIC_LIKE | {"gemini"} if signed else frozenset()
+        return _SIGNED_THINKING if signed else _NONE
     return None
 
 
@@ -611,6 +633,9 @@ def evidence(message: Any) -> frozenset[Api]:
             if apis:
                 found.append(apis)
     if not found:
-        return frozenset()
-    common = frozenset.intersection(*found)
-    return common or frozenset({"unknown"})
+        return _NONE
+    common = found[0]
+    for apis in found:
+        if apis is not common:
+            common &= apis
+    return common or _UNKNOWN

@@ -111,6 +111,19 @@ def loads(text: Any) -> Any:
     tool calls are checked on every request, and most are a few dozen characters.
     """
     try:
+        value, end = _scan_once(text, 0)  # most arguments start with their value
+    except StopIteration:  # not a value here: leading whitespace, or not JSON
+        return _spaced(text)
+    except (TypeError, ValueError, RecursionError):
+        return INVALID
+    if end == len(text):
+        return value
+    return value if _after_space(text, end) == len(text) else INVALID
+
+
+def _spaced(text: str) -> Any:
+    """:func:`loads` of a string whose value does not start it."""
+    try:
         value, end = _scan_once(text, _after_space(text, 0))
     except (StopIteration, TypeError, ValueError, RecursionError):
         return INVALID

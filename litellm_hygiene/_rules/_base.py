@@ -25,7 +25,7 @@ from .._content import TextContent
 from .._errors import InvalidMessageError
 from .._messages import Api, AssistantMessage, Message
 from .._openai._edits import PlainTurn
-from .._openai._facts import Facts, WirePlan
+from .._openai._facts import STAMPED, Facts, WirePlan
 from .._policy import Policy
 from .._target import TargetModel
 from ._codes import Code
@@ -209,8 +209,8 @@ class Slot:
         raw: Any,
         facts: Facts,
         message: Message | None = None,
-        *,
         origin: int | None = None,
+        *,
         verdict: bool | None = None,
         failed: bool = False,
     ) -> None:
@@ -300,7 +300,9 @@ class Conversation:
             and message.model is not None
         ):
             return target.is_same_model(message.provider, message.api, message.model)
-        stamp = self.wire.stamp(slot.raw) if message is None else None
+        stamp = (
+            self.wire.stamp(slot.raw) if message is None and slot.facts.flags & STAMPED else None
+        )
         if stamp is not None and stamp["api"] is not None and stamp["model"] is not None:
             return target.is_same_model(stamp["provider"], stamp["api"], stamp["model"])
         source = self.ctx.source
@@ -536,5 +538,5 @@ def read_slots(
                 raise
             on_error(err)
             continue
-        slots.append(Slot(raw, facts, None, origin=index))
+        slots.append(Slot(raw, facts, None, index))
     return slots

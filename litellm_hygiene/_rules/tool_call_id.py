@@ -100,16 +100,38 @@ def id_is_valid(value: str, rule: IdRule) -> bool:
     return _problem(value, rule) is None
 
 
+@functools.lru_cache(maxsize=32)
+def _fitting(rule: IdRule) -> re.Pattern[str]:
+    """The plain ids :func:`_plain_problem` finds nothing in, as one pattern.
+
+    Built from ``rule`` (never stated apart from it), so checking a valid id costs one
+    match; an id it does not match is judged by :func:`_problem`, which says why.
+    """
+    chars = "(?s:.)" if rule.allowed is None else f"[{rule.allowed}]"
+    longest, exact = rule.max_length, rule.exact_length
+    if (longest is not None and (longest < 1 or (exact or 0) > longest)) or exact == 0:
+        return re.compile("(?!)")  # no id fits (an empty id never does)
+    if rule.exact_length is not None:
+        low = high = str(rule.exact_length)
+    else:
+        low, high = "1", "" if rule.max_length is None else str(rule.max_length)
+    return re.compile(f"{chars}{{{low},{high}}}")
+
+
 class _Checker:
     """:func:`_problem` for one request's rule, each distinct id checked once."""
 
-    __slots__ = ("rule", "seen")
+    __slots__ = ("fits", "pairs", "rule", "seen")
 
     def __init__(self, rule: IdRule) -> None:
         self.rule = rule
+        self.fits = _fitting(rule).fullmatch
+        self.pairs = rule.keep_responses_pairs
         self.seen: dict[str, tuple[str, str] | None] = {}
 
     def __call__(self, value: str) -> tuple[str, str] | None:
+        if (not self.pairs or "|" not in value) and self.fits(value) is not None:
+            return None
         seen = self.seen
         if value in seen:
             return seen[value]

@@ -1,0 +1,53 @@
+"""Each shortcut the hot path takes gives the verdict of the check it stands in for.
+
+A shortcut (one pattern for an id, a fast JSON scan) lives in the rule's own module and is
+built from the rule's data; these properties hold it to the rule's own words-giving check,
+on inputs that fit and on inputs that almost do.
+"""
+
+from __future__ import annotations
+
+import os
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from litellm_hygiene._policy import POLICIES, IdRule
+from litellm_hygiene._rules.tool_call_id import _Checker, _problem
+
+SETTINGS = settings(max_examples=int(os.environ.get("HYGIENE_EXAMPLES", "40")) * 5, deadline=None)
+_ALPHABETS = ["a-zA-Z0-9", "a-zA-Z0-9_-", "a-z", None]
+
+
+@st.composite
+def id_rules(draw: st.DrawFn) -> IdRule:
+    """Id rules as policies state them, and odd ones (no room, exact beyond max)."""
+    known = [policy.tool_ids for policy in POLICIES.values()]
+    if draw(st.booleans()):
+        return draw(st.sampled_from(known))
+    return IdRule(
+        allowed=draw(st.sampled_from(_ALPHABETS)),
+        max_length=draw(st.none() | st.integers(0, 70)),
+        exact_length=draw(st.none() | st.integers(0, 12)),
+        keep_responses_pairs=draw(st.booleans()),
+    )
+
+
+@st.composite
+def ids(draw: st.DrawFn) -> str:
+    """Ids near the edges: lengths around 9, 40 and 64, one odd character, pairs."""
+    length = draw(st.sampled_from([0, 1, 8, 9, 10, 39, 40, 41, 63, 64, 65]) | st.integers(0, 80))
+    body = draw(st.text(st.sampled_from("aZ09_-"), min_size=length, max_size=length))
+    if body and draw(st.booleans()):
+        at = draw(st.integers(0, len(body) - 1))
+        odd = draw(st.sampled_from(["|", ".", " ", "\n", "é", ":", "|fc_1"]))
+        body = body[:at] + odd + body[at + 1 :]
+    return body
+
+
+@settings(SETTINGS)
+@given(rule=id_rules(), value=ids())
+def test_the_id_shortcut_is_the_id_rule(rule: IdRule, value: str) -> None:
+    """An id passes the one-pattern check exactly when the rule finds nothing in it."""
+    assert (_Checker(rule)(value) is None) == (_problem(value, rule) is None)
+    assert _Checker(rule)(value) == _problem(value, rule)
