@@ -194,4 +194,7 @@ def _call_unsigned(call: Any) -> bool:
 
 def with_keys_removed(raw: Mapping[str, Any], keys: frozenset[str]) -> dict[str, Any]:
     """A shallow copy of ``raw`` without ``keys``; its values are the caller's own."""
-    return {k: v for k, v in raw.items() if k not in keys}
+    out = dict(raw)
+    for key in keys & out.keys():
+        del out[key]
+    return out

@@ -61,6 +61,7 @@ __all__ = [
     "signatures",
     "stamp_of",
     "wire_plan",
+    "with_flags",
 ]
 
 Role = Literal["system", "user", "assistant", "tool"]
@@ -208,6 +209,11 @@ def plain_facts(role: Role, flags: int) -> Facts:
 _NEW: Final = tuple.__new__
 """Builds a :class:`Facts` from all six fields without the named tuple's Python layer
 (a third of the cost of reading a tool result)."""
+
+
+def with_flags(facts: Facts, flags: int) -> Facts:
+    """``facts`` with other flags (a message edited in a way only its flags show)."""
+    return _NEW(Facts, (facts.role, flags, *facts[2:]))
 
 
 def _name_key(name: str) -> str:
@@ -543,9 +549,9 @@ def _call_evidence(call: Mapping[str, Any]) -> frozenset[Api]:
         call_id = call_id.split(THOUGHT_SEPARATOR, 1)[0]
     if "|fc_" in call_id:
         return _RESPONSES
-    head, sep, _ = call_id.partition("_")
-    if sep:
-        found = _ID_EVIDENCE.get(call_id[: len(head) + 1])
+    cut = call_id.find("_")
+    if cut >= 0:
+        found = _ID_EVIDENCE.get(call_id[: cut + 1])
         if found is not None:
             return found
     if len(call_id) == 9 and _MISTRAL_ID.fullmatch(call_id):
@@ -589,29 +595,30 @@ def _text_count(content: Any) -> int:
 def _block_evidence(msg: Mapping[str, Any]) -> list[frozenset[Api]]:
     found: list[frozenset[Api]] = []
     blocks = msg.get("thinking_blocks")
-    if isinstance(blocks, list) and blocks:
+    if blocks and isinstance(blocks, list):
         each = [_thinking_evidence(b) for b in blocks]
-        if all(e is not None for e in each):
+        if None not in each:
             found += [e for e in each if e]
     items = msg.get("reasoning_items")
-    if isinstance(items, list) and items and all(_reasoning_item_ok(i) for i in items):
-        found.append(frozenset({"openai-responses"}))
+    if items and isinstance(items, list) and all(_reasoning_item_ok(i) for i in items):
+        found.append(_RESPONSES)
     content = msg.get("content")
-    for part in content if isinstance(content, list) else ():
-        if isinstance(part, dict) and part.get("type") in ("thinking", "redacted_thinking"):
-            apis = _thinking_evidence(part)
-            if apis:
-                found.append(apis)
+    if type(content) is not str and isinstance(content, list):
+        for part in content:
+            if isinstance(part, dict) and part.get("type") in ("thinking", "redacted_thinking"):
+                apis = _thinking_evidence(part)
+                if apis:
+                    found.append(apis)
     psf = msg.get(_PSF)
     signatures = psf.get("thought_signatures") if isinstance(psf, dict) else None
     if (
-        isinstance(signatures, list)
-        and signatures
+        signatures
+        and isinstance(signatures, list)
         and all(isinstance(s, str) for s in signatures)
         and len(signatures) == _text_count(content)
         and any(is_canonical_base64(s) for s in signatures)
     ):
-        found.append(frozenset({"gemini"}))
+        found.append(_GEMINI)
     return found
 
 
@@ -627,11 +634,12 @@ def evidence(message: Any) -> frozenset[Api]:
     msg = message if isinstance(message, dict) else as_message_dict(message, 0)
     found = _block_evidence(msg)
     calls = msg.get("tool_calls")
-    for call in calls if isinstance(calls, list) else ():
-        if isinstance(call, dict):
-            apis = _call_evidence(call)
-            if apis:
-                found.append(apis)
+    if calls and isinstance(calls, list):
+        for call in calls:
+            if isinstance(call, dict):
+                apis = _call_evidence(call)
+                if apis:
+                    found.append(apis)
     if not found:
         return _NONE
     common = found[0]

@@ -17,7 +17,7 @@ that shares every slot it did not touch.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, ClassVar, NamedTuple, Protocol
 
@@ -192,6 +192,17 @@ class RuleContext:
     policy: Policy
     plan: WirePlan
     source: TargetModel | None = None
+    _same: dict[tuple[str | None, str, str], bool] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
+
+    def same_model(self, provider: str | None, api: Api, model: str) -> bool:
+        """``target.is_same_model``, worked out once per producer in a request."""
+        key = (provider, api, model)
+        found = self._same.get(key)
+        if found is None:
+            found = self._same[key] = self.target.is_same_model(provider, api, model)
+        return found
 
 
 class Slot:
@@ -291,7 +302,7 @@ class Conversation:
 
     def _declared(self, slot: Slot) -> bool | None:
         """The verdict of the provenance the turn or the caller declares; ``None``: none."""
-        target = self.ctx.target
+        ctx = self.ctx
         message = slot.message
         # The same test of a declaration for a decoded turn as for a stamp on the wire.
         if (
@@ -299,15 +310,15 @@ class Conversation:
             and message.api is not None
             and message.model is not None
         ):
-            return target.is_same_model(message.provider, message.api, message.model)
+            return ctx.same_model(message.provider, message.api, message.model)
         stamp = (
             self.wire.stamp(slot.raw) if message is None and slot.facts.flags & STAMPED else None
         )
         if stamp is not None and stamp["api"] is not None and stamp["model"] is not None:
-            return target.is_same_model(stamp["provider"], stamp["api"], stamp["model"])
-        source = self.ctx.source
+            return ctx.same_model(stamp["provider"], stamp["api"], stamp["model"])
+        source = ctx.source
         if source is not None:
-            return target.is_same_model(source.provider, source.api, source.model_id)
+            return ctx.target.is_same_model(source.provider, source.api, source.model_id)
         return None
 
     def slot_for(

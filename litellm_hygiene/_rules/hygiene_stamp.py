@@ -14,7 +14,7 @@ from typing import ClassVar
 from .._build import copy_unchecked
 from .._messages import AssistantMessage
 from .._openai import STAMP_KEY
-from .._openai._facts import STAMPED, Facts
+from .._openai._facts import STAMPED, with_flags
 from ._base import Conversation, Finding, Problem, Rule, Slot, Wording
 from ._codes import Code
 from ._wording import EXTRA_FIELD
@@ -62,7 +62,7 @@ def _unstamped(conv: Conversation, index: int) -> Slot:
     facts = slot.facts
     return Slot(
         conv.wire.unstamped(slot.raw),
-        Facts(facts.role, facts.flags & ~STAMPED, *facts[2:]),
+        with_flags(facts, facts.flags & ~STAMPED),
         message,
         verdict=slot.verdict,  # the last rule: nothing asks for provenance after it
         failed=slot.failed,
