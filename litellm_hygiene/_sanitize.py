@@ -11,11 +11,17 @@ from ._errors import ConfigurationError
 from ._openai._wire import OPENAI
 from ._pipeline import TransformReport, context_for, run_rules
 from ._policy import Policy
-from ._rules import Conversation
+from ._rules import Conversation, RuleContext
 from ._rules._base import read_slots
 from ._target import TargetModel, resolve_request
 
-__all__ = ["SanitizeResult", "sanitize_for_target", "sanitize_messages"]
+__all__ = [
+    "SanitizeResult",
+    "read_request",
+    "sanitize_for_target",
+    "sanitize_messages",
+    "sanitize_read",
+]
 
 
 class SanitizeResult(BaseModel):
@@ -54,17 +60,34 @@ def sanitize_for_target(
     A request no rule finds anything in is returned as it is.
     """
     del tools  # passed through untouched: no rule concerns tool definitions
+    return sanitize_read(read_request(messages, context_for(target, policy, source)))
+
+
+def read_request(messages: Sequence[Any], ctx: RuleContext) -> Conversation:
+    """The caller's messages as the rules read them (each message read once).
+
+    Raises:
+        ConfigurationError: ``messages`` is not a list.
+        InvalidMessageError: A message cannot be read.
+    """
     if not isinstance(messages, list | tuple):
         raise ConfigurationError(f"messages must be a list, got {type(messages).__name__}")
-    ctx = context_for(target, policy, source)
-    conv, changes = run_rules(Conversation(read_slots(messages, ctx, OPENAI), ctx, OPENAI))
+    return Conversation(read_slots(messages, ctx, OPENAI), ctx, OPENAI)
+
+
+def sanitize_read(conv: Conversation) -> SanitizeResult:
+    """:func:`sanitize_for_target` of a request already read (see :func:`read_request`).
+
+    The integration reads a request once for its provenance lookups and for the rules.
+    """
+    out, changes = run_rules(conv)
+    target = conv.ctx.target
     if not changes:
-        return SanitizeResult.model_construct(
-            messages=list(messages), report=_NOTHING, target=target
-        )
+        messages = [slot.raw for slot in conv.slots]
+        return SanitizeResult.model_construct(messages=messages, report=_NOTHING, target=target)
     report = TransformReport(changes=tuple(changes))
-    out = [slot.raw for slot in conv.slots]
-    return SanitizeResult.model_construct(messages=out, report=report, target=target)
+    messages = [slot.raw for slot in out.slots]
+    return SanitizeResult.model_construct(messages=messages, report=report, target=target)
 
 
 def sanitize_messages(

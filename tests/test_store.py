@@ -25,7 +25,7 @@ from litellm.types.utils import ChatCompletionMessageToolCall, Function, Message
 from openai.types.chat import ChatCompletionMessage
 
 from litellm_hygiene._errors import ConfigurationError
-from litellm_hygiene._integration._fingerprint import fingerprints
+from litellm_hygiene._integration._fingerprint import fingerprints, lookup_keys
 from litellm_hygiene._integration._redis_store import (
     DEFAULT_PREFIX,
     RedisStore,
@@ -158,6 +158,86 @@ def test_thought_signatures_on_message_and_tool_calls() -> None:
         ],
     }
     assert _kinds(fingerprints(msg)) == ["tc", "tc", "sig", "sig", "sig"]
+
+
+def _agent_turn(calls: int, thinking: bool, psf: bool, gemini_ids: bool) -> dict[str, Any]:
+    def call(n: int) -> dict[str, Any]:
+        raw = f"call_{n}abc__thought__U0lH{n}" if gemini_ids else f"toolu_0{n}abc"
+        entry: dict[str, Any] = {"id": raw, "type": "function"}
+        entry["function"] = {"name": "f", "arguments": "{}"}
+        if psf:
+            entry["provider_specific_fields"] = {"thought_signature": f"QUJD{n}"}
+        return entry
+
+    msg: dict[str, Any] = {"role": "assistant", "content": "Checking."}
+    if calls:
+        msg["tool_calls"] = [call(n) for n in range(calls)]
+    if thinking:
+        msg["thinking_blocks"] = [{"type": "thinking", "thinking": "t", "signature": "RXFR"}]
+    return msg
+
+
+def _client_rewrites(msg: dict[str, Any], rewrite: str) -> dict[str, Any]:
+    """What clients do to a stored answer before sending it back."""
+    out = json.loads(json.dumps(msg))
+    calls = out.get("tool_calls", [])
+    if rewrite == "ids renamed":
+        for n, call in enumerate(calls):
+            call["id"] = f"id{n}"
+    elif rewrite == "signature cut from ids":
+        for call in calls:
+            call["id"] = call["id"].split("__thought__")[0]
+    elif rewrite == "thinking dropped":
+        out.pop("thinking_blocks", None)
+    elif rewrite == "provider fields dropped":
+        for call in calls:
+            call.pop("provider_specific_fields", None)
+    elif rewrite == "only the text kept":
+        out = {"role": "assistant", "content": out["content"]}
+    elif rewrite == "text trimmed, ids renamed":
+        out = _client_rewrites({**out, "content": " Checking. "}, "ids renamed")
+    return out
+
+
+@given(
+    calls=st.integers(0, 3),
+    thinking=st.booleans(),
+    psf=st.booleans(),
+    gemini_ids=st.booleans(),
+    rewrite=st.sampled_from(
+        [
+            "none",
+            "ids renamed",
+            "signature cut from ids",
+            "thinking dropped",
+            "provider fields dropped",
+            "only the text kept",
+            "text trimmed, ids renamed",
+        ]
+    ),
+)
+def test_lookup_keys_find_what_every_fingerprint_finds(
+    calls: int, thinking: bool, psf: bool, gemini_ids: bool, rewrite: str
+) -> None:
+    """A turn a client sent back is found by its lookup keys whenever its fingerprints
+    would find it, and they are some of its fingerprints, strongest first."""
+    answer = _agent_turn(calls, thinking, psf, gemini_ids)
+    store = MemoryStore()
+    store.put(fingerprints(answer), CLAUDE)
+    store.put(fingerprints({"role": "assistant", "content": "Other."}), GPT)
+    returned = _client_rewrites(answer, rewrite)
+    keys = lookup_keys(returned)
+    every = fingerprints(returned)
+    assert set(keys) <= set(every)
+    assert [every.index(key) for key in keys] == sorted(every.index(key) for key in keys)
+    assert store.get(keys) == store.get(every)
+
+
+def test_lookup_keys_take_the_first_token_of_each_kind_and_the_text() -> None:
+    turn = _agent_turn(3, thinking=True, psf=True, gemini_ids=True)
+    assert _kinds(fingerprints(turn)) == ["tc"] * 6 + ["sig"] * 4 + ["tx"]
+    assert _kinds(lookup_keys(turn)) == ["tc", "sig", "tx"]
+    assert lookup_keys({"role": "user", "content": "x"}) == ()
 
 
 @pytest.mark.parametrize(

@@ -16,12 +16,11 @@ shared Redis holds a provider's signatures or the conversation's text.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterator
 from typing import Any
 
 from .._openai._tools import split_id
 
-__all__ = ["fingerprints"]
+__all__ = ["fingerprints", "lookup_keys"]
 
 _HEX_DIGITS = 32
 _PSF = "provider_specific_fields"
@@ -47,66 +46,26 @@ def _as_dict(message: Any) -> dict[str, Any] | None:
     return dumped if isinstance(dumped, dict) else None
 
 
-def _dicts(value: Any) -> Iterator[dict[str, Any]]:
+def _dicts(value: Any) -> list[dict[str, Any]]:
     if isinstance(value, list | tuple):
-        yield from (item for item in value if isinstance(item, dict))
+        return [item for item in value if isinstance(item, dict)]
+    return []
 
 
 def _text(value: Any) -> str | None:
     return value if isinstance(value, str) and value else None
 
 
-def _tool_call_ids(msg: dict[str, Any]) -> Iterator[str]:
-    """Each tool-call id, and for LiteLLM's Gemini ids also the id without its signature.
-
-    A client may keep the full ``call_<hex>__thought__<sig>`` id or only the part a
-    strict schema lets through; either must find the response.
-    """
-    for call in _dicts(msg.get("tool_calls")):
-        raw = _text(call.get("id"))
-        if raw is not None:
-            yield raw
-            head, signature = split_id(raw)
-            if signature is not None:
-                yield head
-
-
-def _thinking_signatures(msg: dict[str, Any]) -> Iterator[str]:
-    for block in _dicts(msg.get("thinking_blocks")):
-        token = _text(block.get("signature")) or _text(block.get("data"))
-        if token is not None:
-            yield token
-
-
-def _psf_signatures(psf: Any) -> Iterator[str]:
+def _psf_signatures(psf: Any, found: list[tuple[str, str]]) -> None:
+    """Add Gemini's signatures held in one ``provider_specific_fields``."""
     if not isinstance(psf, dict):
         return
     single = _text(psf.get("thought_signature"))
     if single is not None:
-        yield single
+        found.append(("sig", single))
     many = psf.get("thought_signatures")
     if isinstance(many, list | tuple):
-        yield from (s for s in many if isinstance(s, str) and s)
-
-
-def _thought_signatures(msg: dict[str, Any]) -> Iterator[str]:
-    """Gemini's signatures on the message and on each tool call (or its function)."""
-    yield from _psf_signatures(msg.get(_PSF))
-    for call in _dicts(msg.get("tool_calls")):
-        yield from _psf_signatures(call.get(_PSF))
-        function = call.get("function")
-        if isinstance(function, dict):
-            yield from _psf_signatures(function.get(_PSF))
-
-
-def _reasoning_items(msg: dict[str, Any]) -> Iterator[tuple[str, str]]:
-    for item in _dicts(msg.get("reasoning_items")):
-        encrypted = _text(item.get("encrypted_content"))
-        if encrypted is not None:
-            yield "sig", encrypted
-        item_id = _text(item.get("id"))
-        if item_id is not None:
-            yield "ri", item_id
+        found += [("sig", s) for s in many if isinstance(s, str) and s]
 
 
 def _content_text(content: Any) -> str | None:
@@ -127,14 +86,42 @@ def _content_text(content: Any) -> str | None:
     return text.strip() or None
 
 
-def _candidates(msg: dict[str, Any]) -> Iterator[tuple[str, str]]:
-    yield from (("tc", token) for token in _tool_call_ids(msg))
-    yield from (("sig", token) for token in _thinking_signatures(msg))
-    yield from (("sig", token) for token in _thought_signatures(msg))
-    yield from _reasoning_items(msg)
+def _candidates(msg: dict[str, Any]) -> list[tuple[str, str]]:
+    """(kind, token) pairs, strongest first (see :func:`fingerprints`)."""
+    found: list[tuple[str, str]] = []
+    calls = _dicts(msg.get("tool_calls"))
+    # Each tool-call id, and for LiteLLM's Gemini ids also the id without its
+    # signature: a client may keep the full ``call_<hex>__thought__<sig>`` id or only the
+    # part a strict schema lets through; either must find the response.
+    for call in calls:
+        raw = _text(call.get("id"))
+        if raw is not None:
+            found.append(("tc", raw))
+            head, signature = split_id(raw)
+            if signature is not None:
+                found.append(("tc", head))
+    for block in _dicts(msg.get("thinking_blocks")):
+        token = _text(block.get("signature")) or _text(block.get("data"))
+        if token is not None:
+            found.append(("sig", token))
+    # Gemini's signatures on the message and on each tool call (or its function).
+    _psf_signatures(msg.get(_PSF), found)
+    for call in calls:
+        _psf_signatures(call.get(_PSF), found)
+        function = call.get("function")
+        if isinstance(function, dict):
+            _psf_signatures(function.get(_PSF), found)
+    for item in _dicts(msg.get("reasoning_items")):
+        encrypted = _text(item.get("encrypted_content"))
+        if encrypted is not None:
+            found.append(("sig", encrypted))
+        item_id = _text(item.get("id"))
+        if item_id is not None:
+            found.append(("ri", item_id))
     text = _content_text(msg.get("content"))
     if text is not None:
-        yield "tx", text
+        found.append(("tx", text))
+    return found
 
 
 def fingerprints(message: Any) -> tuple[str, ...]:
@@ -165,5 +152,23 @@ def fingerprints(message: Any) -> tuple[str, ...]:
     msg = _as_dict(message)
     if msg is None or msg.get("role") != "assistant":
         return ()
-    keys = (_key(kind, value) for kind, value in _candidates(msg))
-    return tuple(dict.fromkeys(keys))
+    return tuple(dict.fromkeys([_key(kind, value) for kind, value in _candidates(msg)]))
+
+
+def lookup_keys(message: Any) -> tuple[str, ...]:
+    """The keys an unstamped turn of a request is looked up by: some of its fingerprints.
+
+    A response is recorded under all of :func:`fingerprints`; a request's turn is
+    looked up by the first token of each kind, strongest first, and its text. Tokens of
+    one kind share their fate: a client keeps a turn's call ids (or its signatures)
+    together, or rewrites or drops them together, so the first finds the response
+    whenever another of its kind would. Hashing is most of the cost of a lookup, and an
+    agent turn holds several ids and signatures.
+    """
+    msg = _as_dict(message)
+    if msg is None or msg.get("role") != "assistant":
+        return ()
+    first: dict[str, str] = {}
+    for kind, value in _candidates(msg):
+        first.setdefault(kind, value)
+    return tuple(dict.fromkeys([_key(kind, value) for kind, value in first.items()]))

@@ -14,14 +14,15 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from .._errors import InvalidMessageError
 from .._openai import STAMP_KEY
 from .._openai._decode import as_message_dict
-from .._openai._facts import OPAQUE, WirePlan, inline_image_chars, read_facts, wire_plan
+from .._openai._facts import OPAQUE, STAMPED, inline_image_chars
+from .._pipeline import context_for
 from .._policy import Policy, policy_for
-from .._sanitize import sanitize_for_target
+from .._rules import Conversation, Slot
+from .._sanitize import read_request, sanitize_read
 from .._target import TargetModel, resolve_target
-from ._fingerprint import fingerprints
+from ._fingerprint import lookup_keys
 from ._options import HygieneOptions
 from ._store import Provenance, ProvenanceStore, aget_many, get_many
 from ._trim import trim_request
@@ -83,9 +84,7 @@ async def prepare_request(
     # its whole duration: do it on a worker thread (Pillow releases the GIL while it
     # works). Only the store lookup, which awaits, stays on the loop.
     heavy = _heavy(messages)
-    wanted: list[tuple[int, tuple[str, ...]]] = []
-    if store is not None:
-        wanted = await _maybe_in_thread(heavy, _unstamped_assistants, messages, target)
+    conv, wanted = await _maybe_in_thread(heavy, _read, messages, target, options, store)
     found: list[Provenance | None] = []
     error: str | None = None
     if store is not None and wanted:
@@ -95,9 +94,7 @@ async def prepare_request(
             wanted, error = [], type(err).__name__
     # Fitting counts the tokens of every message: heavy from fewer messages.
     heavy = heavy or (options.fit_to_context and len(messages) > HEAVY_FIT_MESSAGES)
-    return await _maybe_in_thread(
-        heavy, _finish, kwargs, messages, target, options, wanted, found, error
-    )
+    return await _maybe_in_thread(heavy, _finish, kwargs, conv, options, wanted, found, error)
 
 
 _T = TypeVar("_T")
@@ -132,32 +129,42 @@ def prepare_request_sync(
     kwargs: Mapping[str, Any], options: HygieneOptions, store: ProvenanceStore | None
 ) -> Prepared:
     """:func:`prepare_request` for the sync wrappers."""
-    messages: Sequence[Any] = kwargs["messages"]
-    target = target_of(kwargs)
-    wanted = _unstamped_assistants(messages, target) if store is not None else []
+    conv, wanted = _read(kwargs["messages"], target_of(kwargs), options, store)
     try:
         found = get_many(store, [keys for _, keys in wanted]) if store is not None else []
     except Exception as err:  # a store failure must not cost the transformation
-        return _finish(kwargs, messages, target, options, [], [], type(err).__name__)
-    return _finish(kwargs, messages, target, options, wanted, found)
+        return _finish(kwargs, conv, options, [], [], type(err).__name__)
+    return _finish(kwargs, conv, options, wanted, found)
+
+
+Wanted = list[tuple[int, tuple[str, ...]]]
+"""Assistant turns to look up in the provenance store: (index, fingerprints)."""
+
+
+def _read(
+    messages: Sequence[Any],
+    target: TargetModel,
+    options: HygieneOptions,
+    store: ProvenanceStore | None,
+) -> tuple[Conversation, Wanted]:
+    """The request as the rules read it, and the turns whose provenance to look up."""
+    conv = read_request(messages, context_for(target, _policy(target, options)))
+    return conv, (_unstamped_assistants(conv) if store is not None else [])
 
 
 def _finish(
     kwargs: Mapping[str, Any],
-    messages: Sequence[Any],
-    target: TargetModel,
+    conv: Conversation,
     options: HygieneOptions,
-    wanted: list[tuple[int, tuple[str, ...]]],
+    wanted: Wanted,
     found: Sequence[Provenance | None],
     store_error: str | None = None,
 ) -> Prepared:
-    stamped, restored = _with_stamps(messages, wanted, found)
-    tools = kwargs.get("tools")
-    policy = _policy(target, options)
-    result = sanitize_for_target(
-        stamped, target, tools=tools if isinstance(tools, list) else None, policy=policy
-    )
-    trim = trim_request(result.messages, kwargs, target, options, policy)
+    messages: Sequence[Any] = kwargs["messages"]
+    target = conv.ctx.target
+    conv, restored = _with_stamps(conv, wanted, found)
+    result = sanitize_read(conv)
+    trim = trim_request(result.messages, kwargs, target, options, conv.ctx.policy)
     if not result.report.changed and not restored and trim is None:
         return Prepared(target=target, messages=messages, store_error=store_error)
     changes = _count(result.report.changes)
@@ -196,65 +203,49 @@ def _policy(target: TargetModel, options: HygieneOptions) -> Policy:
     return policy.model_copy(update={"unknown_provenance": options.unknown_provenance})
 
 
-def _role(message: Any) -> Any:
-    return message.get("role") if isinstance(message, Mapping) else getattr(message, "role", None)
-
-
-def _stamped(message: Any) -> bool:
-    if isinstance(message, Mapping):
-        return STAMP_KEY in message
-    return bool(getattr(message, STAMP_KEY, None))
-
-
-def _provenance_matters(messages: Sequence[Any], index: int, plan: WirePlan) -> bool:
+def _provenance_matters(conv: Conversation, index: int) -> bool:
     """Whether a turn's provenance can change what is sent.
 
     It decides only whether a turn's opaque data (thinking, signatures, response-only
     fields) is replayed, and whether two adjacent assistant turns merge as one model's.
-    A turn with neither is not looked up (and not hashed). A message the facts reader
-    refuses is looked up: the rules will refuse it too, or fail open.
+    A turn with neither is not looked up (and not hashed).
     """
-    try:
-        if read_facts(messages[index], index, plan).flags & OPAQUE:
-            return True
-    except InvalidMessageError:
+    slots = conv.slots
+    if slots[index].facts.flags & OPAQUE:
         return True
     neighbours = (index - 1, index + 1)
-    return any(0 <= i < len(messages) and _role(messages[i]) == "assistant" for i in neighbours)
+    return any(0 <= i < len(slots) and slots[i].facts.role == "assistant" for i in neighbours)
 
 
-def _unstamped_assistants(
-    messages: Sequence[Any], target: TargetModel
-) -> list[tuple[int, tuple[str, ...]]]:
+def _unstamped_assistants(conv: Conversation) -> Wanted:
     """Unstamped assistant turns whose provenance matters, with their fingerprints."""
-    wanted: list[tuple[int, tuple[str, ...]]] = []
-    plan = wire_plan(target)
-    for index, message in enumerate(messages):
-        if _role(message) != "assistant" or _stamped(message):
+    wanted: Wanted = []
+    for index, slot in enumerate(conv.slots):
+        facts = slot.facts
+        if facts.role != "assistant" or facts.flags & STAMPED:
             continue
-        if not _provenance_matters(messages, index, plan):
+        if not _provenance_matters(conv, index):
             continue
-        keys = fingerprints(message)
+        keys = lookup_keys(slot.raw)
         if keys:
             wanted.append((index, keys))
     return wanted
 
 
 def _with_stamps(
-    messages: Sequence[Any],
-    wanted: list[tuple[int, tuple[str, ...]]],
-    found: Sequence[Provenance | None],
-) -> tuple[Sequence[Any], int]:
-    """A new list with the restored stamps on shallow copies; the input when none."""
+    conv: Conversation, wanted: Wanted, found: Sequence[Provenance | None]
+) -> tuple[Conversation, int]:
+    """The request with the restored stamps on shallow copies; ``conv`` when none."""
     hits = [
         (index, prov) for (index, _), prov in zip(wanted, found, strict=True) if prov is not None
     ]
     if not hits:
-        return messages, 0
-    stamped = list(messages)
+        return conv, 0
+    slots = list(conv.slots)
     for index, prov in hits:
-        stamped[index] = {**as_message_dict(messages[index], index), STAMP_KEY: prov.as_stamp()}
-    return stamped, len(hits)
+        raw = {**as_message_dict(slots[index].raw, index), STAMP_KEY: prov.as_stamp()}
+        slots[index] = Slot(raw, conv.wire.facts(raw, index, conv.ctx.plan), None, index)
+    return conv.with_slots(slots), len(hits)
 
 
 def _str_or_none(value: Any) -> str | None:
