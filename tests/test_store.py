@@ -179,7 +179,7 @@ def _agent_turn(calls: int, thinking: bool, psf: bool, gemini_ids: bool) -> dict
 
 def _client_rewrites(msg: dict[str, Any], rewrite: str) -> dict[str, Any]:
     """What clients do to a stored answer before sending it back."""
-    out = json.loads(json.dumps(msg))
+    out: dict[str, Any] = json.loads(json.dumps(msg))
     calls = out.get("tool_calls", [])
     if rewrite == "ids renamed":
         for n, call in enumerate(calls):
