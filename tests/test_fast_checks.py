@@ -12,6 +12,9 @@ import os
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from litellm_hygiene import resolve_target
+from litellm_hygiene._openai._facts import read_facts, renamed_facts, wire_plan
+from litellm_hygiene._openai._wire import OPENAI
 from litellm_hygiene._policy import POLICIES, IdRule
 from litellm_hygiene._rules.tool_call_id import _Checker, _problem
 
@@ -51,3 +54,41 @@ def test_the_id_shortcut_is_the_id_rule(rule: IdRule, value: str) -> None:
     """An id passes the one-pattern check exactly when the rule finds nothing in it."""
     assert (_Checker(rule)(value) is None) == (_problem(value, rule) is None)
     assert _Checker(rule)(value) == _problem(value, rule)
+
+
+_SIGNED = "call_ab__thought__U0lH"
+_TARGETS = [
+    "anthropic/claude-sonnet-4-5",
+    "gemini/gemini-2.5-pro",
+    "openrouter/google/gemini-2.5-pro",
+]
+
+
+@settings(SETTINGS)
+@given(
+    old=st.lists(ids() | st.just(_SIGNED), min_size=1, max_size=4),
+    new=st.dictionaries(st.integers(0, 3), ids() | st.just(_SIGNED), max_size=4),
+    result=st.none() | ids() | st.just(_SIGNED),
+    model=st.sampled_from(_TARGETS),
+)
+def test_facts_of_renamed_ids_are_the_facts_read_again(
+    old: list[str], new: dict[int, str], result: str | None, model: str
+) -> None:
+    """Where the renamer says what the facts of a renamed message are, they are the
+    facts the reader finds in it."""
+    plan = wire_plan(resolve_target(model))
+    calls = {n: new_id for n, new_id in new.items() if n < len(old)}
+    turn = {
+        "role": "assistant",
+        "content": None,
+        "tool_calls": [
+            {"id": i, "type": "function", "function": {"name": "f", "arguments": "{}"}} for i in old
+        ],
+    }
+    derived = renamed_facts(read_facts(turn, 0, plan), calls, None)
+    if derived is not None:
+        assert derived == read_facts(OPENAI.with_ids(turn, calls, None), 0, plan)
+    answer = {"role": "tool", "tool_call_id": old[0], "content": "ok"}
+    derived = renamed_facts(read_facts(answer, 0, plan), {}, result)
+    if derived is not None:
+        assert derived == read_facts(OPENAI.with_ids(answer, {}, result), 0, plan)

@@ -58,6 +58,7 @@ __all__ = [
     "inline_image_chars",
     "plain_facts",
     "read_facts",
+    "renamed_facts",
     "signatures",
     "stamp_of",
     "wire_plan",
@@ -354,6 +355,30 @@ def _assistant(msg: Mapping[str, Any], index: int, plan: WirePlan) -> Facts:
     if not calls:
         return plain_facts("assistant", flags)
     return _NEW(Facts, ("assistant", flags | CALLS, tuple(calls), None, None, None))
+
+
+def renamed_facts(facts: Facts, calls: Mapping[int, str], result: str | None) -> Facts | None:
+    """The facts of a message after its ids are renamed (see ``Wire.with_ids``).
+
+    Worked out from the facts, not read again: only the ids change, so only the calls
+    and the result do. ``None`` when an old or new id holds a ``__thought__`` signature
+    (its flags may change with it: read the message again), or for a legacy
+    ``function`` result.
+    """
+    new_calls = facts.calls
+    if calls:
+        listed = list(new_calls)
+        for position, new_id in calls.items():
+            if THOUGHT_SEPARATOR in new_id or THOUGHT_SEPARATOR in listed[position][2]:
+                return None
+            listed[position] = (new_id, new_id, new_id)
+        new_calls = tuple(listed)
+    key, sent, given = facts.result, facts.result_id, facts.result_raw
+    if result is not None:
+        if given is None or THOUGHT_SEPARATOR in given or THOUGHT_SEPARATOR in result:
+            return None
+        key = sent = given = result  # without a signature: sent and paired as it is
+    return _NEW(Facts, (facts.role, facts.flags, new_calls, key, sent, given))
 
 
 def inline_image_chars(message: Any) -> int:

@@ -339,11 +339,16 @@ class Conversation:
         failed = like.failed if like is not None else False
         return Slot(raw, facts, message, verdict=verdict, failed=failed)
 
-    def edited(self, slot: Slot, raw: Any) -> Slot:
-        """A new slot for ``raw``, a wire edit of ``slot``'s message (same provenance)."""
+    def edited(self, slot: Slot, raw: Any, facts: Facts | None = None) -> Slot:
+        """A new slot for ``raw``, a wire edit of ``slot``'s message (same provenance).
+
+        ``facts``: the edited message's facts, when the edit says what they are;
+        otherwise they are read.
+        """
         if slot.facts.role == "assistant" and slot.verdict is None:
             slot.verdict = self._judge(slot)
-        facts = self.wire.facts(raw, 0, self.ctx.plan)
+        if facts is None:
+            facts = self.wire.facts(raw, 0, self.ctx.plan)
         return Slot(raw, facts, verdict=slot.verdict, failed=slot.failed)
 
     def with_slots(self, slots: Sequence[Slot]) -> Conversation:

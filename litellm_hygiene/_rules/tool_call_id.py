@@ -26,6 +26,7 @@ from collections import deque
 from collections.abc import Sequence
 from typing import ClassVar, Final
 
+from .._openai._facts import renamed_facts
 from .._openai._tools import join_id, split_id
 from .._policy import IdRule
 from ._base import Conversation, Finding, Problem, Rule, Slot, Wording
@@ -334,7 +335,7 @@ class _Renamer:
                 # it follows its call's new id, and the next result answers the next call.
                 wire_id = _pop(self.batch, facts.result)
                 if wire_id is not None and wire_id != facts.result:
-                    slot = self.conv.edited(slot, self.conv.wire.with_ids(slot.raw, {}, wire_id))
+                    slot = self._with_ids(slot, {}, wire_id)
             elif facts.role != "tool":
                 self.batch.clear()
             out.append(slot)
@@ -355,7 +356,12 @@ class _Renamer:
         self.latest.update(mapping)
         if not renamed:
             return slot
-        return self.conv.edited(slot, self.conv.wire.with_ids(slot.raw, renamed, None))
+        return self._with_ids(slot, renamed, None)
+
+    def _with_ids(self, slot: Slot, calls: dict[int, str], result: str | None) -> Slot:
+        conv = self.conv
+        raw = conv.wire.with_ids(slot.raw, calls, result)
+        return conv.edited(slot, raw, renamed_facts(slot.facts, calls, result))
 
     def _renamed(self, raw: str, sent: str) -> str:
         """The new id as given: a fresh id, and the signature where LiteLLM keeps it."""
@@ -373,7 +379,7 @@ class _Renamer:
             wire_id = self.namer.fresh(slot.facts.result_id or "")
         if wire_id is None or wire_id == slot.facts.result_raw:
             return slot
-        return self.conv.edited(slot, self.conv.wire.with_ids(slot.raw, {}, wire_id))
+        return self._with_ids(slot, {}, wire_id)
 
 
 def _pop(batch: deque[tuple[str, str]], key: str) -> str | None:
