@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, ClassVar, NamedTuple, Protocol
+from typing import Any, ClassVar, NamedTuple, Protocol, TypeVar
 
 from .._content import TextContent
 from .._errors import InvalidMessageError
@@ -47,6 +47,7 @@ __all__ = [
 ]
 
 _NO_VALUES: Mapping[str, Any] = MappingProxyType({})
+_T = TypeVar("_T")
 
 Wording = WordingTable
 """What each provider family says when a rule is broken, by kind of breakage; the
@@ -195,6 +196,15 @@ class RuleContext:
     _same: dict[tuple[str | None, str, str], bool] = field(
         default_factory=dict, init=False, repr=False, compare=False
     )
+
+    _kept: dict[str, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
+
+    def kept(self, name: str, build: Callable[[], _T]) -> _T:
+        """A value a rule builds once per request (a check cache its find and fix share)."""
+        found = self._kept.get(name)
+        if found is None:
+            found = self._kept[name] = build()
+        return found
 
     def same_model(self, provider: str | None, api: Api, model: str) -> bool:
         """``target.is_same_model``, worked out once per producer in a request."""

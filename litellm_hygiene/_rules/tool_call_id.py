@@ -65,11 +65,10 @@ def _outside(chars: str) -> re.Pattern[str]:
 
 def _plain_problem(value: str, rule: IdRule) -> tuple[str, str] | None:
     """(wording kind, reason) when ``value`` breaks ``rule``; ``None`` when it fits."""
-    shown = value if len(value) <= _SHOWN else f"{value[:_SHOWN]}..."
     if not value:
         return "id_empty", "empty id"
     if rule.allowed is not None and _charset(rule.allowed).fullmatch(value) is None:
-        return "id_chars", f"id {shown!r} has characters outside [{rule.allowed}]"
+        return "id_chars", f"id {_shown(value)!r} has characters outside [{rule.allowed}]"
     if rule.max_length is not None and len(value) > rule.max_length:
         return "id_too_long", f"id is {len(value)} characters; at most {rule.max_length} allowed"
     if rule.exact_length is not None and len(value) != rule.exact_length:
@@ -140,6 +139,11 @@ class _Checker:
         return found
 
 
+def _checker(conv: Conversation) -> _Checker:
+    """The request's checker: the find and the fix of one request share what it saw."""
+    return conv.ctx.kept(ToolCallId.code, lambda: _Checker(conv.ctx.policy.tool_ids))
+
+
 def _base62(digest: bytes, length: int) -> str:
     """The last ``length`` base-62 digits of the digest, least significant first."""
     # Only the digest's residue modulo 62**length decides them; two digits at a time.
@@ -189,8 +193,14 @@ class _Namer:
     def fresh(self, original: str) -> str:
         """A new id for ``original``: its sanitized form if free, else a hash."""
         self.occurrences[original] = self.occurrences.get(original, 0) + 1
-        candidate = self._sanitized(original)
-        attempt = 0
+        if self.rule.exact_length is not None:
+            # Its sanitized form is ``original`` itself, which is taken or invalid:
+            # that is why it is renamed.
+            candidate = self._hashed(original, 0)
+            attempt = 1
+        else:
+            candidate = self._sanitized(original)
+            attempt = 0
         while candidate in self.taken or self.check(candidate) is not None:
             candidate = self._hashed(original, attempt)
             attempt += 1
@@ -249,7 +259,7 @@ class ToolCallId(Rule):
     def find(self, conv: Conversation) -> list[Finding]:
         """Call ids (as sent) the target rejects or a turn repeats; results likewise."""
         rule = conv.ctx.policy.tool_ids
-        check = _Checker(rule)
+        check = _checker(conv)
         found: list[Finding] = []
         issued: set[str] = set()
         # Ids earlier turns sent, where the target wants them unique in the request.
@@ -314,7 +324,7 @@ class _Renamer:
         self.conv = conv
         self.found = found
         rule = conv.ctx.policy.tool_ids
-        check = _Checker(rule)
+        check = _checker(conv)
         reserved = {
             sent for slot in conv.slots for _, sent, _ in slot.facts.calls if check(sent) is None
         }
