@@ -119,6 +119,8 @@ def _heavy(messages: Sequence[Any]) -> bool:
         return True
     total = 0
     for message in messages:
+        if type(message) is dict and type(message.get("content")) is not list:
+            continue  # no parts, no images (most messages: checked without a call)
         total += inline_image_chars(message)
         if total > HEAVY_IMAGE_CHARS:
             return True
