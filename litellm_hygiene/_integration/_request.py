@@ -117,14 +117,7 @@ def _heavy(messages: Sequence[Any]) -> bool:
     """Whether transforming ``messages`` may take long enough to stall the event loop."""
     if len(messages) > HEAVY_MESSAGES:
         return True
-    total = 0
-    for message in messages:
-        if type(message) is dict and type(message.get("content")) is not list:
-            continue  # no parts, no images (most messages: checked without a call)
-        total += inline_image_chars(message)
-        if total > HEAVY_IMAGE_CHARS:
-            return True
-    return False
+    return inline_image_chars(messages, HEAVY_IMAGE_CHARS) > HEAVY_IMAGE_CHARS
 
 
 def prepare_request_sync(
@@ -140,7 +133,7 @@ def prepare_request_sync(
 
 
 Wanted = list[tuple[int, tuple[str, ...]]]
-"""Assistant turns to look up in the provenance store: (index, fingerprints)."""
+"""Assistant turns to look up in the provenance store: (index, lookup keys)."""
 
 
 def _read(

@@ -27,7 +27,7 @@ because nothing asked to decode it.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final, Literal, NamedTuple
 
@@ -249,8 +249,8 @@ def _part_flags(part: Any, index: int, where: str, images: bool, assistant: bool
     return 0
 
 
-def _content_flags(msg: Mapping[str, Any], index: int, images: bool, assistant: bool) -> int:
-    content = msg.get("content", _ABSENT)
+def _content_flags(content: Any, index: int, images: bool, assistant: bool) -> int:
+    """Check a message's ``content`` (``_ABSENT`` when it has none), and what it holds."""
     if type(content) is str:
         return BLANK if not content or content.isspace() else 0
     if content is _ABSENT:
@@ -324,10 +324,7 @@ def _calls(raw_calls: list[Any], index: int, plan: WirePlan) -> tuple[list[Call]
 
 def _assistant(msg: Mapping[str, Any], index: int, plan: WirePlan) -> Facts:
     content = msg.get("content", _ABSENT)
-    if type(content) is str:
-        flags = BLANK if not content or content.isspace() else 0
-    else:
-        flags = _content_flags(msg, index, images=False, assistant=True)
+    flags = _content_flags(content, index, images=False, assistant=True)
     raw_calls = msg.get("tool_calls")
     if raw_calls is None:
         calls: list[Call] = []
@@ -381,18 +378,25 @@ def renamed_facts(facts: Facts, calls: Mapping[int, str], result: str | None) ->
     return _NEW(Facts, (facts.role, facts.flags, new_calls, key, sent, given))
 
 
-def inline_image_chars(message: Any) -> int:
-    """The length of the ``data:`` image URLs in a message's content (0 when unreadable)."""
-    content = message.get("content") if isinstance(message, Mapping) else None
-    if not isinstance(content, list):
-        return 0
+def inline_image_chars(messages: Sequence[Any], stop_above: int) -> int:
+    """The length of the ``data:`` image URLs in the messages' content parts.
+
+    Counted until the total passes ``stop_above``; an unreadable message counts 0.
+    """
     total = 0
-    for part in content:
-        if isinstance(part, Mapping) and part.get("type") == "image_url":
-            raw = part.get("image_url")
-            url = raw.get("url") if isinstance(raw, Mapping) else raw
-            if isinstance(url, str) and url.startswith("data:"):
-                total += len(url)
+    for message in messages:
+        readable = type(message) is dict or isinstance(message, Mapping)
+        content = message.get("content") if readable else None
+        if not isinstance(content, list):
+            continue  # no parts, no images: most messages
+        for part in content:
+            if isinstance(part, Mapping) and part.get("type") == "image_url":
+                raw = part.get("image_url")
+                url = raw.get("url") if isinstance(raw, Mapping) else raw
+                if isinstance(url, str) and url.startswith("data:"):
+                    total += len(url)
+        if total > stop_above:
+            break
     return total
 
 
@@ -444,11 +448,7 @@ def _result(msg: Mapping[str, Any], index: int, role: str, plan: WirePlan) -> Fa
             raise InvalidMessageError(index, "name", "a function message must name its function")
         key = raw if isinstance(raw, str) and raw else _name_key(name)
         sent = given = None  # type: ignore[assignment]
-    content = msg.get("content", _ABSENT)
-    if type(content) is str:
-        flags = BLANK if not content or content.isspace() else 0
-    else:
-        flags = _content_flags(msg, index, images=True, assistant=False)
+    flags = _content_flags(msg.get("content", _ABSENT), index, images=True, assistant=False)
     if isinstance(raw, str) and THOUGHT_SEPARATOR in raw:
         flags |= SIGNED_ID
     if STAMP_KEY in msg:
@@ -473,11 +473,7 @@ def read_facts(message: Any, index: int, plan: WirePlan) -> Facts:
         return _assistant(msg, index, plan)
     if kind == "tool":
         return _result(msg, index, role, plan)
-    content = msg.get("content", _ABSENT)
-    if type(content) is str:
-        flags = BLANK if not content or content.isspace() else 0
-    else:
-        flags = _content_flags(msg, index, images=kind == "user", assistant=False)
+    flags = _content_flags(msg.get("content", _ABSENT), index, kind == "user", assistant=False)
     if STAMP_KEY in msg:
         flags |= STAMPED
     return plain_facts(kind, flags)

@@ -171,7 +171,7 @@ class _Namer:
 
     def _sanitized(self, original: str) -> str:
         rule = self.rule
-        if rule.exact_length is not None or rule.allowed is None:
+        if rule.allowed is None:
             candidate = original
         else:
             candidate = _outside(rule.allowed).sub(self.fill, original)
@@ -194,8 +194,8 @@ class _Namer:
         """A new id for ``original``: its sanitized form if free, else a hash."""
         self.occurrences[original] = self.occurrences.get(original, 0) + 1
         if self.rule.exact_length is not None:
-            # Its sanitized form is ``original`` itself, which is taken or invalid:
-            # that is why it is renamed.
+            # An exact-length id is kept as it is or hashed, never sanitized: being
+            # renamed, it is taken or invalid, so its hash comes first.
             candidate = self._hashed(original, 0)
             attempt = 1
         else:
