@@ -16,7 +16,7 @@ that shares every slot it did not touch.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, ClassVar, NamedTuple, Protocol, TypeVar
@@ -193,26 +193,20 @@ class RuleContext:
     policy: Policy
     plan: WirePlan
     source: TargetModel | None = None
-    _same: dict[tuple[str | None, str, str], bool] = field(
-        default_factory=dict, init=False, repr=False, compare=False
-    )
+    _kept: dict[Hashable, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
 
-    _kept: dict[str, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
-
-    def kept(self, name: str, build: Callable[[], _T]) -> _T:
-        """A value a rule builds once per request (a check cache its find and fix share)."""
-        found = self._kept.get(name)
+    def kept(self, key: Hashable, build: Callable[[], _T]) -> _T:
+        """A value built once per request (a check cache a rule's find and fix share)."""
+        found = self._kept.get(key)
         if found is None:
-            found = self._kept[name] = build()
+            found = self._kept[key] = build()
         return found
 
     def same_model(self, provider: str | None, api: Api, model: str) -> bool:
         """``target.is_same_model``, worked out once per producer in a request."""
-        key = (provider, api, model)
-        found = self._same.get(key)
-        if found is None:
-            found = self._same[key] = self.target.is_same_model(provider, api, model)
-        return found
+        return self.kept(
+            (provider, api, model), lambda: self.target.is_same_model(provider, api, model)
+        )
 
 
 class Slot:
@@ -328,7 +322,7 @@ class Conversation:
             return ctx.same_model(stamp["provider"], stamp["api"], stamp["model"])
         source = ctx.source
         if source is not None:
-            return ctx.target.is_same_model(source.provider, source.api, source.model_id)
+            return ctx.same_model(source.provider, source.api, source.model_id)
         return None
 
     def slot_for(
