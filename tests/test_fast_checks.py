@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from litellm_hygiene import resolve_target
 from litellm_hygiene._openai._facts import read_facts, renamed_facts, wire_plan
+from litellm_hygiene._openai._parts import decode_thinking_entry, read_thinking_entry
 from litellm_hygiene._openai._wire import OPENAI
 from litellm_hygiene._policy import POLICIES, IdRule
 from litellm_hygiene._rules.tool_call_id import _Checker, _problem
@@ -92,3 +93,48 @@ def test_facts_of_renamed_ids_are_the_facts_read_again(
     derived = renamed_facts(read_facts(answer, 0, plan), {}, result)
     if derived is not None:
         assert derived == read_facts(OPENAI.with_ids(answer, {}, result), 0, plan)
+
+
+_TEXTS = st.sampled_from(["", " ", "plan", "rs_1"])
+_ODD = st.none() | st.integers() | st.just({"type": "ephemeral"})
+
+
+@st.composite
+def thinking_entries(draw: st.DrawFn) -> object:
+    """``thinking_blocks`` entries: readable, redacted, and ones the decoder refuses.
+
+    Each key is mostly of the type the decoder reads, sometimes of another, sometimes
+    absent.
+    """
+    if draw(st.integers(0, 9)) == 0:
+        return draw(st.sampled_from([None, "thinking", ["thinking"], 3]))
+    kind = draw(st.sampled_from(["thinking", "thinking", "redacted_thinking", "text", None]))
+    entry: dict[str, object] = {"type": kind}
+    for key in ("thinking", "data", "signature", "id", "cache_control", "note"):
+        present = draw(st.integers(0, 3))
+        if present:
+            entry[key] = draw(_TEXTS if present > 1 else _ODD)
+    return entry
+
+
+@settings(SETTINGS)
+@given(entry=thinking_entries())
+def test_a_thinking_entry_read_is_the_entry_decoded(entry: object) -> None:
+    """What a wire edit reads of a thinking entry is what the entry holds, and what the
+    decoder makes of it (which is built on the same read)."""
+    view = read_thinking_entry(entry)
+    decoded = decode_thinking_entry(entry)
+    if not isinstance(entry, dict):
+        assert view is None and decoded is None
+    elif entry["type"] == "thinking" and isinstance(entry.get("thinking"), str):
+        signature = entry.get("signature")
+        expected = (entry["thinking"], signature if isinstance(signature, str) else None, False)
+        assert view is not None and decoded is not None
+        assert (view.thinking, view.signature, view.redacted) == expected
+        assert (view.origin, view.item) == (decoded.origin, decoded.extra.get("id"))
+    elif entry["type"] == "redacted_thinking" and isinstance(entry.get("data"), str):
+        assert view is not None and decoded is not None
+        assert (view.thinking, view.signature, view.redacted) == ("", entry["data"], True)
+        assert (view.origin, view.item) == (decoded.origin, decoded.extra.get("id"))
+    else:
+        assert view is None and decoded is None

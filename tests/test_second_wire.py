@@ -13,7 +13,6 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from litellm_hygiene import InvalidMessageError, resolve_target
-from litellm_hygiene._content import TextContent
 from litellm_hygiene._messages import Api, Message
 from litellm_hygiene._openai._decode import decode_message, decode_stamp
 from litellm_hygiene._openai._edits import PlainTurn
@@ -124,9 +123,7 @@ class ToyWire:
     def plain_turn(self, raw: Any) -> PlainTurn | None:
         return None
 
-    def with_reasoning(
-        self, raw: Any, texts: Sequence[TextContent], form: str, unsign: Sequence[bool]
-    ) -> Any:
+    def with_reasoning(self, raw: Any, text: str | None, form: str, unsign: Sequence[bool]) -> Any:
         raise AssertionError("never asked: plain_turn gives None")
 
     def plain_fields(self, raw: Any) -> frozenset[str] | None:

@@ -14,12 +14,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Final, NamedTuple
 
-from .._build import construct_unchecked
-from .._content import TextContent, ThinkingContent
 from .._messages import ContentForm
 from ._decode import STAMP_KEY
 from ._facts import RESPONSE_FIELDS
-from ._parts import ABSENT, decode_thinking_entry, encode_content
+from ._parts import ABSENT, ThinkingView, encode_content, read_thinking_entry
 from ._tools import THOUGHT_SEPARATOR, split_id
 
 __all__ = ["PlainTurn", "plain_fields", "plain_turn", "with_keys_removed", "with_reasoning"]
@@ -37,15 +35,14 @@ class PlainTurn(NamedTuple):
 
     Attributes:
         thinking: Its thinking blocks, in the decoder's order (``thinking_blocks``, or
-            else ``reasoning_content``).
-        text: Its string content as a text block; ``None`` when the content is null or
-            absent.
+            else ``reasoning_content``), as read, not decoded.
+        text: Its string content; ``None`` when the content is null or absent.
         form: How its content travelled: ``string``, ``null`` or ``absent``.
         signed: For each tool call, whether it carries a thought signature.
     """
 
-    thinking: tuple[ThinkingContent, ...]
-    text: TextContent | None
+    thinking: tuple[ThinkingView, ...]
+    text: str | None
     form: ContentForm
     signed: tuple[bool, ...]
 
@@ -68,7 +65,7 @@ def plain_turn(raw: Any) -> PlainTurn | None:
     if content is ABSENT or content is None:
         text, form = None, "absent" if content is ABSENT else "null"
     elif type(content) is str:
-        text, form = construct_unchecked(TextContent, text=content), "string"
+        text, form = content, "string"
     else:
         return None
     thinking = _thinking(raw)
@@ -78,7 +75,7 @@ def plain_turn(raw: Any) -> PlainTurn | None:
     return PlainTurn(thinking, text, form, signed)
 
 
-def _thinking(raw: Mapping[str, Any]) -> tuple[ThinkingContent, ...] | None:
+def _thinking(raw: Mapping[str, Any]) -> tuple[ThinkingView, ...] | None:
     blocks = raw.get("thinking_blocks", ABSENT)
     reasoning = raw.get("reasoning_content", ABSENT)
     if reasoning is not ABSENT and type(reasoning) is not str:
@@ -86,15 +83,13 @@ def _thinking(raw: Mapping[str, Any]) -> tuple[ThinkingContent, ...] | None:
     if blocks is ABSENT:
         if reasoning is ABSENT:
             return ()
-        return (
-            construct_unchecked(ThinkingContent, thinking=reasoning, origin="reasoning_content"),
-        )
+        return (ThinkingView(reasoning, None, False, "reasoning_content", None),)
     if type(blocks) is not list or not blocks:
         return None  # the decoder keeps such a list verbatim
-    decoded = [decode_thinking_entry(entry) for entry in blocks]
-    if any(block is None for block in decoded):
+    read = [read_thinking_entry(entry) for entry in blocks]
+    if None in read:
         return None
-    return tuple(decoded)  # type: ignore[arg-type]
+    return tuple(read)  # type: ignore[arg-type]
 
 
 def _signed(calls: Any) -> tuple[bool, ...] | None:
@@ -136,15 +131,16 @@ def _call_signed(call: Any) -> bool | None:
 
 
 def with_reasoning(
-    raw: Mapping[str, Any], texts: Sequence[TextContent], form: str, unsign: Sequence[bool]
+    raw: Mapping[str, Any], text: str | None, form: str, unsign: Sequence[bool]
 ) -> dict[str, Any]:
-    """``raw`` without its thinking, with ``texts`` as its content, the marked calls unsigned.
+    """``raw`` without its thinking, with ``text`` as its content, the marked calls unsigned.
 
-    The content is written as the encoder writes ``texts`` in ``form``; every other
-    value is the caller's own.
+    ``text`` is written as the string it is; ``None`` is no content, written as the
+    encoder writes none in ``form`` (``null`` or ``absent``). Every other value is the
+    caller's own.
     """
     out = {k: v for k, v in raw.items() if k not in ("thinking_blocks", "reasoning_content")}
-    content = encode_content(texts, form)
+    content = text if text is not None else encode_content((), form)
     if content is ABSENT:
         out.pop("content", None)
     else:

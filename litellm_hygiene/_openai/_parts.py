@@ -10,10 +10,16 @@ from __future__ import annotations
 
 import re
 from collections.abc import Container, Iterable
-from typing import Any, Literal
+from typing import Any, Final, Literal, NamedTuple
 
 from .._build import construct_unchecked, copy_unchecked
-from .._content import ImageContent, OpaqueContent, TextContent, ThinkingContent
+from .._content import (
+    ImageContent,
+    OpaqueContent,
+    TextContent,
+    ThinkingContent,
+    ThinkingOrigin,
+)
 from .._errors import InvalidMessageError
 from ._json import copy_dict, copy_json
 
@@ -21,11 +27,13 @@ __all__ = [
     "ABSENT",
     "DATA_URL",
     "Role",
+    "ThinkingView",
     "decode_content",
     "decode_thinking_entry",
     "encode_content",
     "encode_thinking_block",
     "is_plain_text",
+    "read_thinking_entry",
 ]
 
 Role = Literal["system", "user", "assistant", "tool_result"]
@@ -87,37 +95,73 @@ def _decode_image(part: dict[str, Any], index: int, where: str) -> ImageContent:
     )
 
 
-def decode_thinking_entry(part: Any) -> ThinkingContent | None:
-    """Decode a ``thinking``/``redacted_thinking`` block (content part or list entry)."""
+class ThinkingView(NamedTuple):
+    """What a rule reads of one thinking entry, without decoding it.
+
+    Attributes:
+        thinking: The readable text (empty when redacted).
+        signature: The signature, or a redacted block's payload.
+        redacted: The entry is ``redacted_thinking``.
+        origin: Where it travelled (as :attr:`ThinkingContent.origin`).
+        item: Its ``id`` key (a reasoning item's), if any.
+    """
+
+    thinking: str
+    signature: str | None
+    redacted: bool
+    origin: ThinkingOrigin
+    item: Any
+
+
+_VIEW: Final = tuple.__new__
+
+
+def read_thinking_entry(part: Any) -> ThinkingView | None:
+    """A ``thinking``/``redacted_thinking`` entry as :func:`decode_thinking_entry` reads it.
+
+    ``None`` exactly where the decoder gives ``None``; nothing is copied.
+    """
     if not isinstance(part, dict):
         return None
-    cache, lifted = _lift_cache_control(part)
     kind = part.get("type")
-    if kind == "thinking" and isinstance(part.get("thinking"), str):
-        signature = part.get("signature")
-        if isinstance(signature, str):
-            lifted += ("signature",)
-        else:
-            signature = None
-        extra = _rest(part, ("type", "thinking", *lifted))
-        return construct_unchecked(
-            ThinkingContent,
-            thinking=part["thinking"],
-            signature=signature,
-            cache_control=cache,
-            extra=extra,
-        )
-    if kind == "redacted_thinking" and isinstance(part.get("data"), str):
+    if kind == "thinking":
+        text = part.get("thinking")
+        if isinstance(text, str):
+            signature = part.get("signature")
+            signed = signature if isinstance(signature, str) else None
+            return _VIEW(ThinkingView, (text, signed, False, "thinking_blocks", part.get("id")))
+    elif kind == "redacted_thinking":
+        data = part.get("data")
+        if isinstance(data, str):
+            return _VIEW(ThinkingView, ("", data, True, "thinking_blocks", part.get("id")))
+    return None
+
+
+def decode_thinking_entry(part: Any) -> ThinkingContent | None:
+    """Decode a ``thinking``/``redacted_thinking`` block (content part or list entry)."""
+    view = read_thinking_entry(part)
+    if view is None:
+        return None
+    cache, lifted = _lift_cache_control(part)
+    if view.redacted:
         extra = _rest(part, ("type", "data", *lifted))
         return construct_unchecked(
             ThinkingContent,
             thinking="",
-            signature=part["data"],
+            signature=view.signature,
             redacted=True,
             cache_control=cache,
             extra=extra,
         )
-    return None
+    if view.signature is not None:
+        lifted += ("signature",)
+    return construct_unchecked(
+        ThinkingContent,
+        thinking=view.thinking,
+        signature=view.signature,
+        cache_control=cache,
+        extra=_rest(part, ("type", "thinking", *lifted)),
+    )
 
 
 def decode_part(part: Any, role: Role, index: int, where: str) -> Block:

@@ -21,7 +21,6 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, ClassVar, NamedTuple, Protocol, TypeVar
 
-from .._content import TextContent
 from .._errors import InvalidMessageError
 from .._messages import Api, AssistantMessage, Message
 from .._openai._edits import PlainTurn
@@ -98,12 +97,11 @@ class Wire(Protocol):
         ``None`` when it holds more than those and what passes through: decode it.
         """
 
-    def with_reasoning(
-        self, raw: Any, texts: Sequence[TextContent], form: str, unsign: Sequence[bool]
-    ) -> Any:
-        """A plain turn without its thinking, with ``texts`` as content, in ``form``.
+    def with_reasoning(self, raw: Any, text: str | None, form: str, unsign: Sequence[bool]) -> Any:
+        """A plain turn without its thinking, with ``text`` as its content.
 
-        The marked calls lose their signatures; every other value is shared.
+        ``None`` is no content, written as ``form`` says. The marked calls lose their
+        signatures; every other value is shared.
         """
 
     def plain_fields(self, raw: Any) -> frozenset[str] | None:

@@ -20,10 +20,10 @@ turn to start with its own unmodified thinking block.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Literal, Protocol
 
 from .._build import construct_unchecked, copy_unchecked
-from .._content import TextContent, ThinkingContent, ToolCall
+from .._content import TextContent, ThinkingContent, ThinkingOrigin, ToolCall
 from .._messages import AssistantMessage, ContentForm, Message
 from .._openai._facts import OPAQUE
 from ._base import (
@@ -44,31 +44,68 @@ __all__ = ["ForeignReasoning", "as_foreign"]
 _ANTHROPIC_SIGNATURE = "messages.{m}.content.{c}: Invalid `signature` in `thinking` block"
 _ANTHROPIC_REDACTED = "messages.{m}.content.{c}: Invalid `data` in `redacted_thinking` block"
 _RESPONSES = "The encrypted content for item {item} could not be verified."
+_PARAGRAPH = "\n\n"
+"""Between thinking made text and the text after it (and texts joined into one)."""
+
+
+class _Thought(Protocol):
+    """What the decision reads of a thinking block: decoded, or read off the wire."""
+
+    @property
+    def thinking(self) -> str: ...
+    @property
+    def signature(self) -> str | None: ...
+    @property
+    def redacted(self) -> bool: ...
+    @property
+    def origin(self) -> ThinkingOrigin: ...
+
+
+Fate = Literal["kept", "dropped", "text", "reasoning"]
+"""What becomes of a foreign thinking block: passed back as it is, dropped, made text,
+or made ``reasoning_content``."""
+
+
+def _fate(
+    block: _Thought, item: Any, position: int, as_reasoning: bool
+) -> tuple[Fate, Problem | None]:
+    """What becomes of one thinking block of a foreign turn, and the problem it was.
+
+    ``item`` is the block's ``id`` key (a reasoning item's), named by the wording.
+    """
+    if block.redacted:
+        return "dropped", Problem(
+            f"content[{position}]", "redacted thinking dropped", "foreign_redacted"
+        )
+    if as_reasoning and block.origin == "reasoning_content" and block.signature is None:
+        return "kept", None  # readable reasoning, bound to nothing: passed back as it is
+    kind = "foreign_reasoning_item" if block.origin == "reasoning_items" else "foreign_thinking"
+    signed = kind if block.signature else None
+    values = {"item": item} if isinstance(item, str) else {}
+    where = f"content[{position}]"
+    if not block.thinking.strip():
+        return "dropped", Problem(where, "empty thinking dropped", signed, values=values)  # type: ignore[arg-type]
+    if as_reasoning:
+        problem = Problem(where, "thinking became reasoning_content", signed, values=values)  # type: ignore[arg-type]
+        return "reasoning", problem
+    return "text", Problem(where, "thinking became text", signed, values=values)  # type: ignore[arg-type]
 
 
 def _thinking(
     block: ThinkingContent, position: int, out: list[Any], as_reasoning: bool
 ) -> Problem | None:
-    if block.redacted:
-        return Problem(f"content[{position}]", "redacted thinking dropped", "foreign_redacted")
-    if as_reasoning and block.origin == "reasoning_content" and block.signature is None:
-        out.append(block)  # readable reasoning, bound to nothing: passed back as it is
-        return None
-    kind = "foreign_reasoning_item" if block.origin == "reasoning_items" else "foreign_thinking"
-    signed = kind if block.signature else None
-    item = block.extra.get("id")
-    values = {"item": item} if isinstance(item, str) else {}
-    where = f"content[{position}]"
-    if not block.thinking.strip():
-        return Problem(where, "empty thinking dropped", signed, values=values)  # type: ignore[arg-type]
-    if as_reasoning:
+    """:func:`_fate` of a decoded block, its outcome appended to ``out``."""
+    fate, problem = _fate(block, block.extra.get("id"), position, as_reasoning)
+    if fate == "kept":
+        out.append(block)
+    elif fate == "text":
+        out.append(construct_unchecked(TextContent, text=block.thinking))
+    elif fate == "reasoning":
         reasoning = construct_unchecked(
             ThinkingContent, thinking=block.thinking, origin="reasoning_content"
         )
         out.append(reasoning)
-        return Problem(where, "thinking became reasoning_content", signed, values=values)  # type: ignore[arg-type]
-    out.append(construct_unchecked(TextContent, text=block.thinking))
-    return Problem(where, "thinking became text", signed, values=values)  # type: ignore[arg-type]
+    return problem
 
 
 def foreign_blocks(message: AssistantMessage, *, as_reasoning: bool = False) -> Repair:
@@ -160,7 +197,8 @@ def _joined(blocks: list[Any]) -> list[Any]:
     out: list[Any] = []
     for block in blocks:
         if out and _plain(block) and _plain(out[-1]):
-            out[-1] = construct_unchecked(TextContent, text=f"{out[-1].text}\n\n{block.text}")
+            joined = _PARAGRAPH.join((out[-1].text, block.text))
+            out[-1] = construct_unchecked(TextContent, text=joined)
         else:
             out.append(block)
     return out
@@ -219,21 +257,24 @@ class ForeignReasoning(MessageRule):
         turn = None if conv.ctx.policy.reasoning_on_calls else conv.wire.plain_turn(slot.raw)
         if turn is None:
             return None
-        out: list[Any] = []
+        texts: list[str] = []
         problems: list[Problem] = []
         for position, block in enumerate(turn.thinking):  # thinking comes first
-            problem = _thinking(block, position, out, as_reasoning=False)
+            fate, problem = _fate(block, block.item, position, as_reasoning=False)
             if problem is not None:
                 problems.append(problem)
+            if fate == "text":
+                texts.append(block.thinking)
         problems += [_unsigned(number) for number, signed in enumerate(turn.signed) if signed]
         if not problems:
             return slot.raw, []
-        converted = bool(out)
+        if not texts:  # only signatures and dropped thinking: the content stays
+            return conv.wire.with_reasoning(slot.raw, turn.text, turn.form, turn.signed), problems
         if turn.text is not None:
-            out.append(turn.text)
-        if converted:
-            out = _joined(out)
-        if len(out) > 1:
-            return None
-        form = _form(out, turn.form) if converted else turn.form
-        return conv.wire.with_reasoning(slot.raw, out, form, turn.signed), problems
+            if not turn.text.strip():
+                return None  # a blank text stays apart from the thinking: several texts
+            texts.append(turn.text)
+        # As _joined joins them: thinking made text is never blank (blank thinking is
+        # dropped), so every text is plain and non-blank, and one string they make.
+        text = _PARAGRAPH.join(texts)
+        return conv.wire.with_reasoning(slot.raw, text, "string", turn.signed), problems
