@@ -71,6 +71,10 @@ class HygieneOptions(BaseModel):
             latest user turn alone do not fit is refused with
             ``ContextWindowExceededError`` before it is sent. Off by default.
         fit_marker: Put one short system message where the fit left messages out.
+        pause_gc: Pause CPython's cyclic garbage collector while hygiene reads and
+            rewrites a request (never across an ``await``), so the many short-lived
+            objects of a rewrite die before a collection can promote them and trigger
+            a full one. Off: hygiene never touches the collector.
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -100,6 +104,7 @@ class HygieneOptions(BaseModel):
     window_preserve_system_messages: bool = True
     fit_to_context: bool = False
     fit_marker: bool = False
+    pause_gc: bool = True
 
     @classmethod
     def from_settings(cls, settings: Mapping[str, Any] | None) -> HygieneOptions:

@@ -22,6 +22,7 @@ from .._policy import Policy, policy_for
 from .._rules import Conversation, Slot
 from .._sanitize import read_request, sanitize_read
 from .._target import TargetModel, resolve_target
+from ._collector import collector_paused
 from ._fingerprint import lookup_keys
 from ._options import HygieneOptions
 from ._store import Provenance, ProvenanceStore, aget_many, get_many
@@ -84,7 +85,7 @@ async def prepare_request(
     # its whole duration: do it on a worker thread (Pillow releases the GIL while it
     # works). Only the store lookup, which awaits, stays on the loop.
     heavy = _heavy(messages)
-    conv, wanted = await _maybe_in_thread(heavy, _read, messages, target, options, store)
+    conv, wanted = await _work(heavy, options, _read, messages, target, options, store)
     found: list[Provenance | None] = []
     error: str | None = None
     if store is not None and wanted:
@@ -94,15 +95,26 @@ async def prepare_request(
             wanted, error = [], type(err).__name__
     # Fitting counts the tokens of every message: heavy from fewer messages.
     heavy = heavy or (options.fit_to_context and len(messages) > HEAVY_FIT_MESSAGES)
-    return await _maybe_in_thread(heavy, _finish, kwargs, conv, options, wanted, found, error)
+    return await _work(heavy, options, _finish, kwargs, conv, options, wanted, found, error)
 
 
 _T = TypeVar("_T")
 
 
-async def _maybe_in_thread(heavy: bool, func: Callable[..., _T], *args: Any) -> _T:
-    """``func(*args)`` on a worker thread when the request is heavy, else right here."""
+async def _work(heavy: bool, options: HygieneOptions, func: Callable[..., _T], *args: Any) -> _T:
+    """``func(*args)`` on a worker thread when the request is heavy, else right here.
+
+    With the garbage collector paused unless ``options.pause_gc`` is off (see
+    :mod:`._collector`).
+    """
+    if options.pause_gc:
+        func, args = collector_paused, (func, *args)
     return await asyncio.to_thread(func, *args) if heavy else func(*args)
+
+
+def _work_sync(options: HygieneOptions, func: Callable[..., _T], *args: Any) -> _T:
+    """:func:`_work` for the sync wrappers (always right here)."""
+    return collector_paused(func, *args) if options.pause_gc else func(*args)
 
 
 HEAVY_IMAGE_CHARS = 1 << 20
@@ -124,12 +136,12 @@ def prepare_request_sync(
     kwargs: Mapping[str, Any], options: HygieneOptions, store: ProvenanceStore | None
 ) -> Prepared:
     """:func:`prepare_request` for the sync wrappers."""
-    conv, wanted = _read(kwargs["messages"], target_of(kwargs), options, store)
+    conv, wanted = _work_sync(options, _read, kwargs["messages"], target_of(kwargs), options, store)
     try:
         found = get_many(store, [keys for _, keys in wanted]) if store is not None else []
     except Exception as err:  # a store failure must not cost the transformation
-        return _finish(kwargs, conv, options, [], [], type(err).__name__)
-    return _finish(kwargs, conv, options, wanted, found)
+        return _work_sync(options, _finish, kwargs, conv, options, [], [], type(err).__name__)
+    return _work_sync(options, _finish, kwargs, conv, options, wanted, found)
 
 
 Wanted = list[tuple[int, tuple[str, ...]]]

@@ -1,0 +1,138 @@
+"""The garbage collector is paused while hygiene works on a request, and only then."""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import threading
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+import pytest
+
+from litellm_hygiene._integration import _request
+from litellm_hygiene._integration._collector import collector_paused
+from litellm_hygiene._integration._options import HygieneOptions
+from litellm_hygiene._integration._store import Provenance
+from litellm_hygiene._sanitize import SanitizeResult
+from litellm_hygiene._sanitize import sanitize_read as real_sanitize_read
+
+
+@pytest.fixture(autouse=True)
+def _collector_enabled() -> Iterator[None]:
+    """Every test starts with the collector on and leaves it as it found it."""
+    was = gc.isenabled()
+    gc.enable()
+    yield
+    if not was:
+        gc.disable()
+
+
+def test_it_is_paused_during_the_call_and_enabled_after() -> None:
+    assert collector_paused(gc.isenabled) is False
+    assert gc.isenabled()
+
+
+def test_it_is_enabled_again_when_the_call_raises() -> None:
+    def broken() -> None:
+        assert not gc.isenabled()
+        raise ValueError("broken")
+
+    with pytest.raises(ValueError, match="broken"):
+        collector_paused(broken)
+    assert gc.isenabled()
+
+
+def test_a_collector_the_application_disabled_stays_disabled() -> None:
+    gc.disable()
+    assert collector_paused(gc.isenabled) is False
+    assert not gc.isenabled()
+
+
+def test_overlapping_pauses_end_with_the_last() -> None:
+    """Two requests worked on in threads: the first to finish does not resume it."""
+    inside = threading.Event()
+    release = threading.Event()
+    seen: list[bool] = []
+
+    def long_request() -> None:
+        inside.set()
+        assert release.wait(10)
+        seen.append(gc.isenabled())
+
+    worker = threading.Thread(target=collector_paused, args=(long_request,))
+    worker.start()
+    assert inside.wait(10)
+    assert collector_paused(gc.isenabled) is False  # a short request, inside the long one
+    assert not gc.isenabled()  # the long request still works: still paused
+    release.set()
+    worker.join(10)
+    assert seen == [False]
+    assert gc.isenabled()
+
+
+class _Store:
+    """A provenance store that notes whether the collector runs while it is asked."""
+
+    def __init__(self) -> None:
+        self.collector_on: list[bool] = []
+
+    def get_many(self, key_sets: Sequence[Sequence[str]]) -> list[Provenance | None]:
+        self.collector_on.append(gc.isenabled())
+        return [None] * len(key_sets)
+
+    async def aget_many(self, key_sets: Sequence[Sequence[str]]) -> list[Provenance | None]:
+        await asyncio.sleep(0)  # other requests run here: the collector must be on
+        return self.get_many(key_sets)
+
+    async def aget(self, keys: Sequence[str]) -> Provenance | None:
+        raise AssertionError("asked through aget_many")
+
+    async def aput(self, keys: Sequence[str], provenance: Provenance) -> None:
+        raise AssertionError("nothing is recorded here")
+
+    def get(self, keys: Sequence[str]) -> Provenance | None:
+        raise AssertionError("asked through get_many")
+
+    def put(self, keys: Sequence[str], provenance: Provenance) -> None:
+        raise AssertionError("nothing is recorded here")
+
+
+_KWARGS: dict[str, Any] = {
+    "model": "anthropic/claude-sonnet-4-5",
+    "messages": [
+        {"role": "user", "content": "q"},
+        {
+            "role": "assistant",
+            "content": "a",
+            "thinking_blocks": [{"type": "thinking", "thinking": "t", "signature": "c2ln"}],
+        },
+        {"role": "user", "content": "next"},
+    ],
+}
+
+
+@pytest.mark.parametrize("pause", [True, False])
+@pytest.mark.parametrize("entry", ["async", "sync"])
+def test_the_rules_run_paused_and_the_store_lookup_does_not(
+    monkeypatch: pytest.MonkeyPatch, pause: bool, entry: str
+) -> None:
+    """Paused around the synchronous work only (never across the store's await); with
+    ``pause_gc`` off, never."""
+    rules_saw: list[bool] = []
+
+    def noting(conv: Any) -> SanitizeResult:
+        rules_saw.append(gc.isenabled())
+        return real_sanitize_read(conv)
+
+    monkeypatch.setattr(_request, "sanitize_read", noting)
+    store = _Store()
+    options = HygieneOptions(pause_gc=pause)
+    if entry == "async":
+        prepared = asyncio.run(_request.prepare_request(_KWARGS, options, store))
+    else:
+        prepared = _request.prepare_request_sync(_KWARGS, options, store)
+    assert prepared.messages == _KWARGS["messages"]
+    assert rules_saw == [not pause]
+    assert store.collector_on == [True]
+    assert gc.isenabled()
