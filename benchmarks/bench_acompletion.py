@@ -78,8 +78,8 @@ class StandInProcess:
 class Hook:
     """Registers and unregisters one callback, from every list LiteLLM copied it into."""
 
-    def __init__(self) -> None:
-        self.callback = HygieneCallback()
+    def __init__(self, callback: HygieneCallback | None = None) -> None:
+        self.callback = callback or HygieneCallback()
 
     def on(self) -> None:
         litellm.callbacks = [self.callback]
