@@ -49,8 +49,8 @@ def test_a_collector_the_application_disabled_stays_disabled() -> None:
     assert not gc.isenabled()
 
 
-def test_overlapping_pauses_end_with_the_last() -> None:
-    """Two requests worked on in threads: the first to finish does not resume it."""
+def test_work_inside_another_request_s_pause_leaves_it_paused() -> None:
+    """A short request worked on while a long one has the collector paused."""
     inside = threading.Event()
     release = threading.Event()
     seen: list[bool] = []
@@ -63,11 +63,38 @@ def test_overlapping_pauses_end_with_the_last() -> None:
     worker = threading.Thread(target=collector_paused, args=(long_request,))
     worker.start()
     assert inside.wait(10)
-    assert collector_paused(gc.isenabled) is False  # a short request, inside the long one
+    assert collector_paused(gc.isenabled) is False  # the short one, inside the long one
     assert not gc.isenabled()  # the long request still works: still paused
     release.set()
     worker.join(10)
     assert seen == [False]
+    assert gc.isenabled()
+
+
+def test_a_pause_never_outlasts_the_request_that_began_it() -> None:
+    """Under overlapping work the collector still runs: the first request's pause ends
+    with its own work, though a request that started inside it is still working."""
+    inside = threading.Event()
+    release = threading.Event()
+    seen: list[bool] = []
+
+    def first_request() -> None:
+        worker = threading.Thread(target=collector_paused, args=(second_request,))
+        worker.start()
+        assert inside.wait(10)
+        first.append(worker)
+
+    def second_request() -> None:
+        inside.set()
+        assert release.wait(10)
+        seen.append(gc.isenabled())
+
+    first: list[threading.Thread] = []
+    collector_paused(first_request)
+    assert gc.isenabled()  # the first request is done: the collector runs again
+    release.set()
+    first[0].join(10)
+    assert seen == [True]  # the second request finished with the collector on
     assert gc.isenabled()
 
 

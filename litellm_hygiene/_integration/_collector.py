@@ -12,16 +12,20 @@ The pause is process-wide (``gc.disable``), so it covers only the synchronous pa
 request's work (reading it, and rewriting it), never an ``await``: a few milliseconds
 for a long agent transcript. A heavy request worked on in a worker thread pauses it for
 as long as that takes (70 to 160 ms for 10,000 agent messages here), while the event
-loop serves other requests; their garbage waits that long. Overlapping pauses are
-counted: the collector is enabled again when the last one ends, and only if it was
-enabled when the first began (an application that disables it meanwhile has it enabled
-again). The ``pause_gc`` option turns this off.
+loop serves other requests; their garbage waits that long.
+
+A pause never outlasts the work of the request that began it, so under any load the
+collector runs between requests: work that starts while the collector is already paused
+(by another request, or by the application) leaves it as it is, and the request that
+paused it enables it again when its own work is done, even if other work is still
+running (that work then runs with the collector on). An application that disables the
+collector while a request has it paused finds it enabled again. The ``pause_gc`` option
+turns all of this off.
 """
 
 from __future__ import annotations
 
 import gc
-import threading
 from collections.abc import Callable
 from typing import TypeVar
 
@@ -29,28 +33,16 @@ __all__ = ["collector_paused"]
 
 _T = TypeVar("_T")
 
-_lock = threading.Lock()
-_depth = 0
-_paused_here = False
-
 
 def collector_paused(func: Callable[..., _T], *args: object) -> _T:
     """``func(*args)`` with the cyclic garbage collector paused (see the module docstring).
 
-    A collector already disabled (by the application) stays disabled.
+    A collector already paused is left as it is.
     """
-    global _depth, _paused_here
-    with _lock:
-        if _depth == 0:
-            _paused_here = gc.isenabled()
-            if _paused_here:
-                gc.disable()
-        _depth += 1
+    if not gc.isenabled():
+        return func(*args)
+    gc.disable()
     try:
         return func(*args)
     finally:
-        with _lock:
-            _depth -= 1
-            if _depth == 0 and _paused_here:
-                _paused_here = False
-                gc.enable()
+        gc.enable()
