@@ -104,16 +104,18 @@ _T = TypeVar("_T")
 async def _work(heavy: bool, options: HygieneOptions, func: Callable[..., _T], *args: Any) -> _T:
     """``func(*args)`` on a worker thread when the request is heavy, else right here.
 
-    With the garbage collector paused unless ``options.pause_gc`` is off (see
-    :mod:`._collector`).
+    Either way through :func:`_work_sync`, which pauses the garbage collector.
     """
-    if options.pause_gc:
-        func, args = collector_paused, (func, *args)
-    return await asyncio.to_thread(func, *args) if heavy else func(*args)
+    if heavy:
+        return await asyncio.to_thread(_work_sync, options, func, *args)
+    return _work_sync(options, func, *args)
 
 
 def _work_sync(options: HygieneOptions, func: Callable[..., _T], *args: Any) -> _T:
-    """:func:`_work` for the sync wrappers (always right here)."""
+    """``func(*args)`` right here, with the garbage collector paused.
+
+    Unless ``options.pause_gc`` is off (see :mod:`._collector`).
+    """
     return collector_paused(func, *args) if options.pause_gc else func(*args)
 
 

@@ -48,6 +48,11 @@ _PARAGRAPH = "\n\n"
 """Between thinking made text and the text after it (and texts joined into one)."""
 
 
+def _blank(text: str) -> bool:
+    """Blank text: blank thinking is dropped, and a blank text is never joined to others."""
+    return not text.strip()
+
+
 class _Thought(Protocol):
     """What the decision reads of a thinking block: decoded, or read off the wire."""
 
@@ -83,7 +88,7 @@ def _fate(
     signed = kind if block.signature else None
     values = {"item": item} if isinstance(item, str) else {}
     where = f"content[{position}]"
-    if not block.thinking.strip():
+    if _blank(block.thinking):
         return "dropped", Problem(where, "empty thinking dropped", signed, values=values)  # type: ignore[arg-type]
     if as_reasoning:
         problem = Problem(where, "thinking became reasoning_content", signed, values=values)  # type: ignore[arg-type]
@@ -188,7 +193,7 @@ def _plain(block: Any) -> bool:
         and block.cache_control is None
         and block.text_signature is None
         and not block.extra
-        and bool(block.text.strip())
+        and not _blank(block.text)
     )
 
 
@@ -271,10 +276,10 @@ class ForeignReasoning(MessageRule):
         if not texts:  # only signatures and dropped thinking: the content stays
             return conv.wire.with_reasoning(slot.raw, turn.text, turn.form, turn.signed), problems
         if turn.text is not None:
-            if not turn.text.strip():
-                return None  # a blank text stays apart from the thinking: several texts
+            if _blank(turn.text):
+                return None  # it stays apart from the thinking (see _joined): several texts
             texts.append(turn.text)
         # As _joined joins them: thinking made text is never blank (blank thinking is
-        # dropped), so every text is plain and non-blank, and one string they make.
+        # dropped), and a plain turn's texts carry nothing else, so they make one string.
         text = _PARAGRAPH.join(texts)
         return conv.wire.with_reasoning(slot.raw, text, "string", turn.signed), problems
