@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import asyncio
 import os
-import platform
 import statistics
 import subprocess
 import sys
@@ -27,6 +26,7 @@ os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import litellm
+from machine import describe
 from transcripts import MODELS, Source, agent_transcript
 
 from litellm_hygiene import HygieneCallback
@@ -141,10 +141,7 @@ async def run(sizes: list[int]) -> None:
     stand_in = StandInProcess()
     hook = Hook()
     try:
-        print(
-            f"{platform.python_implementation()} {platform.python_version()}, "
-            f"{platform.machine()}, {os.cpu_count()} cores, LiteLLM {_litellm_version()}"
-        )
+        print(f"{describe()}, LiteLLM {_litellm_version()}")
         print(f"{'case':<32} {'exch':>5} {'msgs':>6} {'off ms':>8} {'on ms':>8} {'added':>7}")
         for case in CASES:
             for exchanges in sizes:

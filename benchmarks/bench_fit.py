@@ -19,7 +19,6 @@ import argparse
 import importlib.metadata
 import multiprocessing
 import os
-import platform
 import sys
 import time
 from typing import Any
@@ -28,6 +27,7 @@ os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import litellm
+from machine import describe
 from transcripts import agent_transcript
 
 from litellm_hygiene import fit_to_context, validate_messages
@@ -84,7 +84,7 @@ def main() -> None:
     parser.add_argument("sizes", nargs="*", type=int, default=[1000, 10000])
     parser.add_argument("--limit", type=float, default=300.0, help="trim_messages time limit")
     args = parser.parse_args()
-    print(f"CPython {platform.python_version()}, {platform.machine()}, {os.cpu_count()} cores")
+    print(describe())
     print(f"litellm {importlib.metadata.version('litellm')}; {MODEL}")
     per_message: dict[int, float] = {}
     for size in args.sizes:

@@ -19,7 +19,6 @@ from __future__ import annotations
 import copy
 import cProfile
 import os
-import platform
 import pstats
 import statistics
 import sys
@@ -30,6 +29,7 @@ from typing import Any
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
+from machine import describe
 from transcripts import MODELS, Source, agent_transcript
 
 from litellm_hygiene import resolve_target
@@ -86,7 +86,7 @@ def profile(label: str, exchanges: int) -> None:
 
 
 def main(sizes: list[int]) -> None:
-    print(f"{platform.python_implementation()} {platform.python_version()}, {platform.machine()}")
+    print(describe())
     print(f"{'case':<32} {'exch':>5} {'msgs':>6} {'ms':>8} {'ratio':>7} {'target':>7}")
     per_message: dict[str, list[float]] = {}
     for label, source, stamp, target, goal in CASES:

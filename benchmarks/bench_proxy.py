@@ -21,7 +21,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
-import platform
 import statistics
 import sys
 import tracemalloc
@@ -29,7 +28,12 @@ from pathlib import Path
 from typing import Any
 
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+# The checkout is searched last, for tests/: hygiene is the installed build (a wheel
+# runs compiled).
+sys.path.append(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+from machine import describe
 
 from tests.load import BurstResult, EchoStandIn, burst, conversation, percentile
 from tests.proxy_server import ProxyServer, running_proxies, standin_config
@@ -108,8 +112,7 @@ def main() -> None:
     args = parser.parse_args()
     requests = [conversation(i, heavy=False) for i in range(args.requests)]
     print(
-        f"{platform.python_implementation()} {platform.python_version()}, "
-        f"{platform.machine()}, {os.cpu_count()} cores, load average "
+        f"{describe()}, load average "
         f"{os.getloadavg()[0]:.1f} at start; {args.requests} requests, "
         f"{args.concurrency} at a time, {args.rounds} rounds"
     )

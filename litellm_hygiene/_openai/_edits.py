@@ -191,6 +191,6 @@ def _call_unsigned(call: Any) -> bool:
 def with_keys_removed(raw: Mapping[str, Any], keys: frozenset[str]) -> dict[str, Any]:
     """A shallow copy of ``raw`` without ``keys``; its values are the caller's own."""
     out = dict(raw)
-    for key in keys & out.keys():
-        del out[key]
+    for key in keys:
+        out.pop(key, None)
     return out

@@ -1,0 +1,168 @@
+"""Build hook: the wheel carries the hot path compiled with mypyc.
+
+The rules and the wire reader run on every request a proxy serves; compiled, the same
+Python source runs about twice as fast (``benchmarks/bench_hygiene.py`` prints both).
+Nothing is written twice: mypyc compiles the modules as they are, and the ``.py`` files
+ship beside the extensions (Python imports the extension when there is one).
+
+- A wheel is compiled; an editable install is not (edits take effect at once), nor is
+  a wheel built with ``LITELLM_HYGIENE_PURE=1`` in the environment.
+- Where compiling fails (no C compiler, say), the wheel is built pure and the build
+  says why; ``LITELLM_HYGIENE_COMPILE=require`` makes that failure fail the build.
+- ``compile_to(directory)`` is the whole compilation; the tests call it too.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+import tempfile
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from hatchling.builders.hooks.plugin.interface import BuildHookInterface
+
+ROOT = Path(__file__).resolve().parent
+PACKAGE = "litellm_hygiene"
+
+COMPILED: tuple[str, ...] = (
+    "_openai/_edits.py",
+    "_openai/_facts.py",
+    "_openai/_json.py",
+    "_openai/_parts.py",
+    "_openai/_tools.py",
+    "_openai/_wire.py",
+    "_rules/*.py",
+    "_signatures.py",
+)
+"""The modules compiled (globs relative to the package): the wire reader and editor, and
+every rule. None defines a pydantic model (mypyc compiles a class into a native one,
+which pydantic cannot build on); an interpreted class cannot subclass a compiled one, so
+every rule module is compiled with the rules' base."""
+
+
+def sources(root: Path = ROOT) -> list[str]:
+    """The files of :data:`COMPILED`, relative to ``root``."""
+    found = {
+        path.relative_to(root).as_posix()
+        for pattern in COMPILED
+        for path in (root / PACKAGE).glob(pattern)
+    }
+    return sorted(found)
+
+
+COMPILE_REQUIRES = ["mypy==2.4.1", "setuptools>=70", "pydantic>=2.7,<3"]
+"""What compiling needs in the build environment (pydantic for its mypy plugin)."""
+
+PURE_ENV = "LITELLM_HYGIENE_PURE"
+REQUIRE_ENV = "LITELLM_HYGIENE_COMPILE"
+
+# Type-checked for compiling only: what the build environment lacks (LiteLLM, Redis,
+# Pillow) reads as Any, and errors in modules that are not compiled are not reported;
+# `mypy --strict` on the project (the tests' gate) is what holds the types.
+_MYPY_CONFIG = """\
+[mypy]
+ignore_missing_imports = True
+follow_imports = silent
+warn_unused_configs = False
+"""
+
+
+def wanted(target: str, version: str, environ: Mapping[str, str]) -> bool:
+    """Whether a build of ``target`` (``version``: hatchling's) is compiled."""
+    return target == "wheel" and version != "editable" and not environ.get(PURE_ENV)
+
+
+def compile_to(directory: Path, *, root: Path = ROOT) -> dict[str, Path]:
+    """Compile :data:`COMPILED` of ``root``'s package; each extension by its wheel path.
+
+    Raises:
+        Exception: Whatever mypyc or the C compiler raises; nothing is half-written
+            outside ``directory``.
+    """
+    from mypyc.build import mypycify
+    from setuptools import Distribution
+    from setuptools.command.build_ext import build_ext
+
+    work = Path(tempfile.mkdtemp(prefix="hygiene-mypyc-", dir=directory))
+    config = work / "mypy.ini"
+    plugin = "plugins = pydantic.mypy\n" if _importable("pydantic") else ""
+    config.write_text(_MYPY_CONFIG + plugin)
+    files = sources(root)
+    here = os.getcwd()
+    os.chdir(root)  # mypy names modules by their paths from here
+    try:
+        extensions = mypycify(
+            [f"--config-file={config}", *files],
+            opt_level="3",
+            multi_file=True,  # several C files: the compiler runs on every core
+            group_name=PACKAGE,
+            target_dir=str(work / "c"),
+        )
+        dist = Distribution({"name": "litellm-hygiene", "ext_modules": extensions})
+        command = build_ext(dist)
+        command.build_lib = str(work / "lib")
+        command.build_temp = str(work / "temp")
+        command.parallel = os.cpu_count() or 1
+        command.ensure_finalized()
+        command.run()
+    finally:
+        os.chdir(here)
+    lib = work / "lib"
+    built = {path.relative_to(lib).as_posix(): path for path in lib.rglob("*") if path.is_file()}
+    if len(built) != len(files) + 1:  # one extension per module, and the shared runtime
+        raise RuntimeError(f"expected {len(files) + 1} extensions, built {sorted(built)}")
+    return built
+
+
+def _importable(name: str) -> bool:
+    import importlib.util
+
+    return importlib.util.find_spec(name) is not None
+
+
+class CompileHook(BuildHookInterface):  # type: ignore[type-arg]
+    """Hatchling's hook: compile into a wheel, or say why the wheel is pure."""
+
+    PLUGIN_NAME = "custom"
+
+    def dependencies(self) -> list[str]:
+        """The compiler, unless the build is asked to be pure.
+
+        Hatchling asks before it knows whether the build is editable, so an editable
+        install brings the compiler into its build environment and leaves it unused.
+        """
+        return [] if os.environ.get(PURE_ENV) else list(COMPILE_REQUIRES)
+
+    def initialize(self, version: str, build_data: dict[str, Any]) -> None:
+        """Add the compiled extensions to the wheel being built."""
+        if not wanted(self.target_name, version, os.environ):
+            return
+        self._work = Path(tempfile.mkdtemp(prefix="hygiene-build-"))
+        try:
+            built = compile_to(self._work, root=Path(self.root))
+        except Exception as err:
+            if os.environ.get(REQUIRE_ENV) == "require":
+                raise
+            self.app.display_warning(
+                f"litellm-hygiene: building a pure-Python wheel; compiling failed: {err!r} "
+                f"(set {REQUIRE_ENV}=require to fail instead)"
+            )
+            return
+        build_data["pure_python"] = False
+        build_data["infer_tag"] = True
+        for target, path in built.items():
+            build_data["force_include"][str(path)] = target
+
+    def finalize(self, version: str, build_data: dict[str, Any], artifact: str) -> None:
+        """Remove the compiler's scratch files."""
+        work = getattr(self, "_work", None)
+        if work is not None:
+            shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":  # python hatch_build.py DIR: compile into DIR, print the paths
+    for target, path in compile_to(Path(sys.argv[1]).resolve()).items():
+        print(target, path)

@@ -1,0 +1,145 @@
+"""The compiled wheel: what hatch_build.py compiles, and the rules' tests run on it.
+
+The suite runs on the pure source (an editable install). The wheel users install runs
+the same source compiled by mypyc, whose runtime checks its annotations where Python
+does not; so the wheel is built here as a user's would be, and the tests of the rules,
+the wire reader and the pipeline run again on its extensions.
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib.util
+import os
+import shutil
+import subprocess
+import sys
+import sysconfig
+import zipfile
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# The tests of what is compiled: the rules one by one and as properties, the wire
+# reader and editor, the validator, the hot path against the full pipeline, images,
+# the bodies LiteLLM sends, and the fuzz campaign.
+ON_THE_WHEEL = (
+    "tests/test_one_rule_cases.py",
+    "tests/test_rules_properties.py",
+    "tests/test_fast_checks.py",
+    "tests/test_passes.py",
+    "tests/test_validate.py",
+    "tests/test_second_wire.py",
+    "tests/test_pass_images.py",
+    "tests/test_openai_convert.py",
+    "tests/test_accepted_requests.py",
+    "tests/test_fuzz.py",
+)
+
+
+def _hook() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("hatch_build", ROOT / "hatch_build.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+hook = _hook()
+
+
+@pytest.mark.parametrize(
+    ("target", "version", "environ", "compiled"),
+    [
+        ("wheel", "standard", {}, True),
+        ("wheel", "editable", {}, False),
+        ("wheel", "standard", {"LITELLM_HYGIENE_PURE": "1"}, False),
+        ("sdist", "standard", {}, False),
+    ],
+)
+def test_which_builds_are_compiled(
+    target: str, version: str, environ: dict[str, str], compiled: bool
+) -> None:
+    assert hook.wanted(target, version, environ) is compiled
+
+
+def test_every_rule_module_is_compiled_and_none_defines_a_pydantic_model() -> None:
+    files = hook.sources()
+    rules = sorted(
+        p.relative_to(ROOT).as_posix() for p in (ROOT / "litellm_hygiene/_rules").glob("*.py")
+    )
+    assert set(rules) <= set(files)  # an interpreted rule cannot subclass a compiled base
+    for name in files:
+        tree = ast.parse((ROOT / name).read_text())
+        bases = {
+            ast.unparse(base)
+            for node in ast.walk(tree)
+            if isinstance(node, ast.ClassDef)
+            for base in node.bases
+        }
+        assert not bases & {"BaseModel", "pydantic.BaseModel", "RootModel"}, name
+
+
+def test_the_gate_checks_with_the_compiler_the_wheel_is_built_with() -> None:
+    pinned = (ROOT / "pyproject.toml").read_text()
+    mypy = next(r for r in hook.COMPILE_REQUIRES if r.startswith("mypy=="))
+    assert f'"{mypy}"' in pinned  # the gate's mypy is the compiler's
+
+
+@pytest.fixture(scope="module")
+def wheel_tree(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The wheel, built as pip builds it, unpacked beside a copy of the tests."""
+    if shutil.which("gcc") is None and shutil.which("cc") is None:
+        pytest.skip("no C compiler: the wheel would be built pure")
+    out = tmp_path_factory.mktemp("wheel")
+    env = {**os.environ, "LITELLM_HYGIENE_COMPILE": "require"}
+    env.pop("LITELLM_HYGIENE_PURE", None)
+    pip = [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "--no-build-isolation"]
+    subprocess.run(
+        [*pip, "-w", str(out), str(ROOT)],
+        check=True,
+        env=env,
+        cwd=ROOT,
+    )
+    (wheel,) = out.glob("litellm_hygiene-*.whl")
+    assert not wheel.name.endswith("-none-any.whl"), wheel.name  # a platform wheel
+    tree = out / "tree"
+    with zipfile.ZipFile(wheel) as archive:
+        archive.extractall(tree)
+    shutil.copytree(ROOT / "tests", tree / "tests")
+    shutil.copy(ROOT / "pyproject.toml", tree / "pyproject.toml")
+    return tree
+
+
+def _run(tree: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "LITELLM_LOCAL_MODEL_COST_MAP": "True", "PYTHONPATH": str(tree)}
+    return subprocess.run(
+        [sys.executable, *args], cwd=tree, env=env, capture_output=True, text=True, check=False
+    )
+
+
+def test_the_wheel_imports_its_extensions_without_the_compiler(wheel_tree: Path) -> None:
+    suffix = sysconfig.get_config_var("EXT_SUFFIX")
+    modules = [name.removesuffix(".py").replace("/", ".") for name in hook.sources()]
+    modules = [m.removesuffix(".__init__") for m in modules]
+    probe = (
+        "import sys\n"
+        "sys.modules['librt'] = sys.modules['mypy'] = sys.modules['mypyc'] = None\n"
+        "import importlib\n"
+        f"for name in {modules!r}:\n"
+        "    print(importlib.import_module(name).__file__)\n"
+    )
+    done = _run(wheel_tree, "-c", probe)
+    assert done.returncode == 0, done.stderr
+    files = done.stdout.split()
+    assert len(files) == len(modules)
+    assert all(f.startswith(str(wheel_tree)) and f.endswith(suffix) for f in files), files
+
+
+def test_the_rules_tests_pass_on_the_wheel(wheel_tree: Path) -> None:
+    done = _run(wheel_tree, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider", *ON_THE_WHEEL)
+    assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-2000:]
+    assert " passed" in done.stdout.splitlines()[-1]
