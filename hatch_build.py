@@ -28,17 +28,14 @@ ROOT = Path(__file__).resolve().parent
 PACKAGE = "litellm_hygiene"
 
 COMPILED: tuple[str, ...] = (
-    "_openai/_edits.py",
-    "_openai/_facts.py",
-    "_openai/_json.py",
-    "_openai/_parts.py",
-    "_openai/_tools.py",
-    "_openai/_wire.py",
+    "_openai/*.py",
     "_rules/*.py",
+    "_build.py",
+    "_integration/_fingerprint.py",
     "_signatures.py",
 )
-"""The modules compiled (globs relative to the package): the wire reader and editor, and
-every rule. None defines a pydantic model (mypyc compiles a class into a native one,
+"""The modules compiled (globs relative to the package): the wire reader and editor,
+every rule, and the provenance lookup's fingerprints. None defines a pydantic model (mypyc compiles a class into a native one,
 which pydantic cannot build on); an interpreted class cannot subclass a compiled one, so
 every rule module is compiled with the rules' base."""
 

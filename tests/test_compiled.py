@@ -25,7 +25,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 # The tests of what is compiled: the rules one by one and as properties, the wire
 # reader and editor, the validator, the hot path against the full pipeline, images,
-# the bodies LiteLLM sends, and the fuzz campaign.
+# the bodies LiteLLM sends, the fuzz campaign, and the callback (fingerprints).
 ON_THE_WHEEL = (
     "tests/test_one_rule_cases.py",
     "tests/test_rules_properties.py",
@@ -37,6 +37,7 @@ ON_THE_WHEEL = (
     "tests/test_openai_convert.py",
     "tests/test_accepted_requests.py",
     "tests/test_fuzz.py",
+    "tests/test_callback.py",
 )
 
 
