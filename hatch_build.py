@@ -35,9 +35,10 @@ COMPILED: tuple[str, ...] = (
     "_signatures.py",
 )
 """The modules compiled (globs relative to the package): the wire reader and editor,
-every rule, and the provenance lookup's fingerprints. None defines a pydantic model (mypyc compiles a class into a native one,
-which pydantic cannot build on); an interpreted class cannot subclass a compiled one, so
-every rule module is compiled with the rules' base."""
+every rule, and the provenance lookup's fingerprints. None defines a pydantic model
+(mypyc compiles a class into a native one, which pydantic cannot build on); an
+interpreted class cannot subclass a compiled one, so every rule module is compiled with
+the rules' base."""
 
 
 def sources(root: Path = ROOT) -> list[str]:
