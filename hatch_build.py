@@ -28,14 +28,23 @@ ROOT = Path(__file__).resolve().parent
 PACKAGE = "litellm_hygiene"
 
 COMPILED: tuple[str, ...] = (
-    "_openai/*.py",
+    "_openai/_decode.py",
+    "_openai/_edits.py",
+    "_openai/_encode.py",
+    "_openai/_facts.py",
+    "_openai/_json.py",
+    "_openai/_parts.py",
+    "_openai/_positions.py",
+    "_openai/_response.py",
+    "_openai/_tools.py",
     "_rules/*.py",
     "_build.py",
     "_integration/_fingerprint.py",
     "_signatures.py",
 )
 """The modules compiled (globs relative to the package): the wire reader and editor,
-every rule, and the provenance lookup's fingerprints. None defines a pydantic model
+every rule, and the provenance lookup's fingerprints (``_openai/_wire.py`` is a table of
+those functions: compiled, it would gain nothing). None defines a pydantic model
 (mypyc compiles a class into a native one, which pydantic cannot build on); an
 interpreted class cannot subclass a compiled one, so every rule module is compiled with
 the rules' base."""
