@@ -28,6 +28,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import litellm
 from bench_acompletion import CASES, Hook, StandInProcess, timed
+from machine import describe
 from transcripts import agent_transcript
 
 from litellm_hygiene import HygieneCallback
@@ -60,6 +61,7 @@ async def run(rounds: int) -> None:
         MODES[2]: Hook(HygieneCallback(pause_gc=True)),
     }
     try:
+        print(describe())
         print(f"{rounds} rounds of each mode, {EXCHANGES} exchanges")
         print(f"{'case':<32} {'mode':<22} {'mean ms':>8} {'median':>8} {'gc ms/req':>10}")
         for label, source, stamp, target in CASES:

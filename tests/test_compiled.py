@@ -2,14 +2,17 @@
 
 The suite runs on the pure source (an editable install). The wheel users install runs
 the same source compiled by mypyc, whose runtime checks its annotations where Python
-does not; so the wheel is built here as a user's would be, and the tests of the rules,
-the wire reader and the pipeline run again on its extensions.
+does not; so the wheel is built here with the hook pip runs (in this environment, which
+holds what the isolated build gets: see the tests of the compiler's requirements), and
+the tests of the rules, the wire reader and the pipeline run again on its extensions.
 """
 
 from __future__ import annotations
 
-import ast
+import importlib
+import importlib.metadata
 import importlib.util
+import inspect
 import os
 import shutil
 import subprocess
@@ -19,7 +22,9 @@ import zipfile
 from pathlib import Path
 from types import ModuleType
 
+import pydantic
 import pytest
+from packaging.requirements import Requirement
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -58,6 +63,8 @@ hook = _hook()
         ("wheel", "standard", {}, True),
         ("wheel", "editable", {}, False),
         ("wheel", "standard", {"LITELLM_HYGIENE_PURE": "1"}, False),
+        ("wheel", "standard", {"LITELLM_HYGIENE_PURE": "0"}, True),
+        ("wheel", "standard", {"LITELLM_HYGIENE_PURE": ""}, True),
         ("sdist", "standard", {}, False),
     ],
 )
@@ -74,14 +81,40 @@ def test_every_rule_module_is_compiled_and_none_defines_a_pydantic_model() -> No
     )
     assert set(rules) <= set(files)  # an interpreted rule cannot subclass a compiled base
     for name in files:
-        tree = ast.parse((ROOT / name).read_text())
-        bases = {
-            ast.unparse(base)
-            for node in ast.walk(tree)
-            if isinstance(node, ast.ClassDef)
-            for base in node.bases
-        }
-        assert not bases & {"BaseModel", "pydantic.BaseModel", "RootModel"}, name
+        module = importlib.import_module(name.removesuffix(".py").replace("/", "."))
+        for _, value in inspect.getmembers(module, inspect.isclass):
+            if value.__module__ != module.__name__:
+                continue  # imported, not defined here
+            assert not issubclass(value, pydantic.BaseModel), (name, value)
+            assert not pydantic.dataclasses.is_pydantic_dataclass(value), (name, value)
+
+
+def test_a_listed_module_that_is_gone_fails_the_build(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(hook, "COMPILED", (*hook.COMPILED, "_openai/_renamed_away.py"))
+    with pytest.raises(FileNotFoundError, match="_renamed_away"):
+        hook.sources()
+
+
+def _compile_hook() -> object:
+    return hook.CompileHook(str(ROOT), {}, None, None, str(ROOT / "dist"), "wheel")
+
+
+def test_the_build_environment_gets_the_compiler_unless_asked_for_pure(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.delenv("LITELLM_HYGIENE_PURE", raising=False)
+    assert _compile_hook().dependencies() == hook.COMPILE_REQUIRES  # type: ignore[attr-defined]
+    monkeypatch.setenv("LITELLM_HYGIENE_PURE", "1")
+    assert _compile_hook().dependencies() == []  # type: ignore[attr-defined]
+
+
+def test_the_tests_build_with_what_the_build_environment_gets() -> None:
+    # The wheel below is built in this environment (no build isolation): it must hold
+    # what pip puts in the isolated one, or the tests compile with another compiler.
+    for line in hook.COMPILE_REQUIRES:
+        requirement = Requirement(line)
+        installed = importlib.metadata.version(requirement.name)
+        assert requirement.specifier.contains(installed, prereleases=True), (line, installed)
 
 
 def test_the_gate_checks_with_the_compiler_the_wheel_is_built_with() -> None:
@@ -99,18 +132,13 @@ def wheel_tree(tmp_path_factory: pytest.TempPathFactory) -> Path:
     env = {**os.environ, "LITELLM_HYGIENE_COMPILE": "require"}
     env.pop("LITELLM_HYGIENE_PURE", None)
     pip = [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "--no-build-isolation"]
-    subprocess.run(
-        [*pip, "-w", str(out), str(ROOT)],
-        check=True,
-        env=env,
-        cwd=ROOT,
-    )
+    subprocess.run([*pip, "-w", str(out), str(ROOT)], check=True, env=env, cwd=ROOT, timeout=900)
     (wheel,) = out.glob("litellm_hygiene-*.whl")
     assert not wheel.name.endswith("-none-any.whl"), wheel.name  # a platform wheel
     tree = out / "tree"
     with zipfile.ZipFile(wheel) as archive:
         archive.extractall(tree)
-    shutil.copytree(ROOT / "tests", tree / "tests")
+    shutil.copytree(ROOT / "tests", tree / "tests", ignore=shutil.ignore_patterns("__pycache__"))
     shutil.copy(ROOT / "pyproject.toml", tree / "pyproject.toml")
     return tree
 
@@ -118,7 +146,13 @@ def wheel_tree(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def _run(tree: Path, *args: str) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "LITELLM_LOCAL_MODEL_COST_MAP": "True", "PYTHONPATH": str(tree)}
     return subprocess.run(
-        [sys.executable, *args], cwd=tree, env=env, capture_output=True, text=True, check=False
+        [sys.executable, *args],
+        cwd=tree,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=900,
     )
 
 
