@@ -80,7 +80,7 @@ _MYPY_CONFIG = """\
 ignore_missing_imports = True
 follow_imports = silent
 warn_unused_configs = False
-
+{plugins}
 [mypy-litellm.*,PIL.*,redis.*,click.*,mcp.*]
 follow_imports = skip
 """
@@ -110,8 +110,8 @@ def compile_to(directory: Path, *, root: Path = ROOT) -> dict[str, Path]:
 
     work = Path(tempfile.mkdtemp(prefix="hygiene-mypyc-", dir=directory))
     config = work / "mypy.ini"
-    plugin = "plugins = pydantic.mypy\n" if _importable("pydantic") else ""
-    config.write_text(_MYPY_CONFIG + plugin)
+    plugins = "plugins = pydantic.mypy\n" if _importable("pydantic") else ""
+    config.write_text(_MYPY_CONFIG.format(plugins=plugins))
     files = sources(root)
     here = os.getcwd()
     os.chdir(root)  # mypy names modules by their paths from here

@@ -303,7 +303,8 @@ def _load_pixels(raw: bytes, max_side: int) -> Image.Image | ImageProblem:
             img = Image.open(io.BytesIO(raw))
             # JPEG can decode straight to 1/2, 1/4 or 1/8 scale; the guard below then
             # measures what will really be allocated.
-            img.draft(None, _scaled_size(*img.size, max_side))
+            width, height = img.size
+            img.draft(None, _scaled_size(width, height, max_side))
             width, height = img.size
             if width * height > MAX_DECODE_PIXELS:
                 return _too_many_pixels(width, height)
@@ -334,7 +335,8 @@ def _visible_mode(img: Image.Image) -> Image.Image:
 
 def _encode_within(img: Image.Image, max_bytes: int, max_side: int) -> EncodedImage | ImageProblem:
     """Try smaller sizes until one encoding fits ``max_bytes``."""
-    width, height = _scaled_size(*img.size, max_side)
+    width, height = img.size
+    width, height = _scaled_size(width, height, max_side)
     for _step in range(_MAX_SIZE_STEPS):
         if max(width, height) < MIN_OUTPUT_SIDE:
             break
