@@ -235,8 +235,10 @@ async def test_heavy_hygiene_runs_off_the_event_loop(
     assert new is not None and report is not None and report.changes, report
     own = watch.longest_stall(without_gc=True)
     # Were the work on the loop, the loop would stall for about all of `took`; on a
-    # worker thread it only waits for the interpreter lock now and then.
-    assert own < 0.25 * took, (own, took)
+    # worker thread it only waits for the interpreter lock now and then, each time for as
+    # long as one C call that keeps the lock (a base64 pass over the image) runs: 10-20 %
+    # of `took` on a quiet machine, up to 27 % seen on a busy one. Half tells the two apart.
+    assert own < 0.5 * took, (own, took)
     _print(
         request,
         f"{case}: hook {1000 * took:.0f} ms; loop stall max {1000 * own:.0f} ms "
