@@ -143,7 +143,11 @@ class Problem(NamedTuple):
 _KEEP: Any = object()
 
 
-@dataclass(frozen=True, slots=True)
+# Finding and Change are records no code changes once built, yet not frozen: a frozen
+# dataclass sets each field through object.__setattr__, which the compiled build cannot
+# make native (0.33 µs a record against 0.1 µs), and a Mistral request builds about
+# 2,000 of them. unsafe_hash keeps them hashable, by value, as frozen ones were.
+@dataclass(slots=True, unsafe_hash=True)
 class Finding:
     """What a rule found at one message: its problems, and what its fix will put there.
 
@@ -161,7 +165,7 @@ class Finding:
     replacement: Any = _KEEP
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Change:
     """One thing the pipeline changed, without message content.
 
