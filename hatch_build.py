@@ -108,7 +108,7 @@ def compile_to(directory: Path, *, root: Path = ROOT) -> dict[str, Path]:
     from setuptools import Distribution
     from setuptools.command.build_ext import build_ext
 
-    work = Path(tempfile.mkdtemp(prefix="hygiene-mypyc-", dir=directory))
+    work = Path(tempfile.mkdtemp(prefix="hygiene-mypyc-", dir=directory.resolve()))
     config = work / "mypy.ini"
     plugins = "plugins = pydantic.mypy\n" if _importable("pydantic") else ""
     config.write_text(_MYPY_CONFIG.format(plugins=plugins))
@@ -185,5 +185,5 @@ class CompileHook(BuildHookInterface):  # type: ignore[type-arg]
 
 
 if __name__ == "__main__":  # python hatch_build.py DIR: compile into DIR, print the paths
-    for target, path in compile_to(Path(sys.argv[1]).resolve()).items():
+    for target, path in compile_to(Path(sys.argv[1])).items():
         print(target, path)
