@@ -80,7 +80,8 @@ _MYPY_CONFIG = """\
 ignore_missing_imports = True
 follow_imports = silent
 warn_unused_configs = False
-{plugins}
+plugins = pydantic.mypy
+
 [mypy-litellm.*,PIL.*,redis.*,click.*,mcp.*]
 follow_imports = skip
 """
@@ -110,8 +111,7 @@ def compile_to(directory: Path, *, root: Path = ROOT) -> dict[str, Path]:
 
     work = Path(tempfile.mkdtemp(prefix="hygiene-mypyc-", dir=directory.resolve()))
     config = work / "mypy.ini"
-    plugins = "plugins = pydantic.mypy\n" if _importable("pydantic") else ""
-    config.write_text(_MYPY_CONFIG.format(plugins=plugins))
+    config.write_text(_MYPY_CONFIG)
     files = sources(root)
     here = os.getcwd()
     os.chdir(root)  # mypy names modules by their paths from here
@@ -135,12 +135,6 @@ def compile_to(directory: Path, *, root: Path = ROOT) -> dict[str, Path]:
     if len(built) != len(files) + 1:  # one extension per module, and the shared runtime
         raise RuntimeError(f"expected {len(files) + 1} extensions, built {sorted(built)}")
     return built
-
-
-def _importable(name: str) -> bool:
-    import importlib.util
-
-    return importlib.util.find_spec(name) is not None
 
 
 class CompileHook(BuildHookInterface):  # type: ignore[type-arg]
