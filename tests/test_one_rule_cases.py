@@ -115,6 +115,21 @@ def test_gemini_same_model_whitespace_thinking_is_treated_alike() -> None:
     assert out[1] == {"role": "assistant", "content": "a"}
 
 
+@pytest.mark.parametrize("entry", [None, 7, "not base64!"])
+@pytest.mark.parametrize("model", ["vertex_ai/gemini-3-pro-preview", "gemini/gemini-2.5-pro"])
+def test_a_text_signature_no_text_lines_up_with_is_dropped_when_google_cannot_decode_it(
+    model: str, entry: Any
+) -> None:
+    # Found by a longer campaign (HYGIENE_EXAMPLES=400) on the compiled wheel, and
+    # the same in the pure build: with no text to line up with, the list stays as given
+    # and the repair drops an entry that is not canonical base64, but the rule's check,
+    # which both paths ask first, skipped an entry that is no string at all (None), so
+    # the repair never ran.
+    fields: dict[str, Any] = {"provider_specific_fields": {"thought_signatures": [entry]}}
+    out = _checked(model, _exchange("call_1", None, **fields))
+    assert not [m for m in out if "thought_signatures" in (m.get("provider_specific_fields") or {})]
+
+
 @pytest.mark.parametrize(
     ("model", "stamp"),
     [

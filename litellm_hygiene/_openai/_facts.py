@@ -527,7 +527,8 @@ def signatures(message: Any) -> list[Any]:
     Thinking signatures and redacted data (in ``thinking_blocks`` and content parts),
     encrypted reasoning items, the signatures of tool calls (in the id and in provider
     fields, the call's or its function's) and of text parts. Values of any type, as
-    given; ``None`` where a place is empty.
+    given; a place that is empty (``None``, or no key) gives nothing, while each entry
+    of a ``thought_signatures`` list is a value given, ``None`` included.
     """
     msg = message if isinstance(message, dict) else as_message_dict(message, 0)
     found: list[Any] = []
@@ -538,6 +539,7 @@ def signatures(message: Any) -> list[Any]:
     items = msg.get("reasoning_items")
     if isinstance(items, list):
         found += [i.get("encrypted_content") for i in items if isinstance(i, dict)]
+    found = [value for value in found if value is not None]
     for call in msg.get("tool_calls") or ():
         if not isinstance(call, dict):
             continue
@@ -546,12 +548,15 @@ def signatures(message: Any) -> list[Any]:
             found.append(raw.partition(THOUGHT_SEPARATOR)[2])
         for container in (call, call.get("function")):
             psf = container.get(_PSF) if isinstance(container, dict) else None
-            if isinstance(psf, dict):
-                found.append(psf.get("thought_signature"))
+            value = psf.get("thought_signature") if isinstance(psf, dict) else None
+            if value is not None:
+                found.append(value)
     psf = msg.get(_PSF)
-    if isinstance(psf, dict):
-        listed = psf.get("thought_signatures")
-        found += listed if isinstance(listed, list) else [listed]
+    listed = psf.get("thought_signatures") if isinstance(psf, dict) else None
+    if isinstance(listed, list):
+        found += listed
+    elif listed is not None:
+        found.append(listed)
     return found
 
 

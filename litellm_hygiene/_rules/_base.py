@@ -86,7 +86,10 @@ class Wire(Protocol):
         """Each call's arguments as given, in the order of its facts' calls."""
 
     def signatures(self, raw: Any) -> list[Any]:
-        """Every value an assistant message holds where a signature travels."""
+        """Every value an assistant message holds where a signature travels.
+
+        An empty place gives nothing; each entry of a list of signatures is a value.
+        """
 
     def evidence(self, raw: Any) -> frozenset[Api]:
         """Protocols an assistant message's content says it came from."""

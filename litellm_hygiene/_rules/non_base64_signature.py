@@ -141,8 +141,7 @@ class NonBase64Signature(MessageRule):
         facts = slot.facts
         if not facts.flags & OPAQUE or facts.role != "assistant" or not conv.judged(slot):
             return False
-        values = conv.wire.signatures(slot.raw)
-        return any(value is not None and not _good(value) for value in values)
+        return not all(map(_good, conv.wire.signatures(slot.raw)))
 
     def repair(self, conv: Conversation, index: int, message: Message) -> Repair:
         """The turn without signatures Google cannot decode."""
