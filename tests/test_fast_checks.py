@@ -53,8 +53,8 @@ def ids(draw: st.DrawFn) -> str:
 @given(rule=id_rules(), value=ids())
 def test_the_id_shortcut_is_the_id_rule(rule: IdRule, value: str) -> None:
     """An id passes the one-pattern check exactly when the rule finds nothing in it."""
-    assert (_Checker(rule)(value) is None) == (_problem(value, rule) is None)
-    assert _Checker(rule)(value) == _problem(value, rule)
+    assert (_Checker(rule).problem(value) is None) == (_problem(value, rule) is None)
+    assert _Checker(rule).problem(value) == _problem(value, rule)
 
 
 _SIGNED = "call_ab__thought__U0lH"

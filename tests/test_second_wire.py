@@ -14,7 +14,7 @@ from typing import Any
 
 from litellm_hygiene import InvalidMessageError, resolve_target
 from litellm_hygiene._messages import Api, Message
-from litellm_hygiene._openai._decode import decode_message, decode_stamp
+from litellm_hygiene._openai._decode import Stamp, decode_message, read_stamp
 from litellm_hygiene._openai._edits import PlainTurn
 from litellm_hygiene._openai._encode import encode_message
 from litellm_hygiene._openai._facts import (
@@ -93,8 +93,8 @@ class ToyWire:
     def encode(self, message: Message) -> Any:
         return _from_openai(encode_message(message))
 
-    def stamp(self, raw: Any) -> dict[str, Any] | None:
-        return decode_stamp(raw.get("prov"))
+    def stamp(self, raw: Any) -> Stamp | None:
+        return read_stamp(raw.get("prov"))
 
     def unstamped(self, raw: Any) -> Any:
         return {k: v for k, v in raw.items() if k != "prov"}

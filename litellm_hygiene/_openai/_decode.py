@@ -9,7 +9,7 @@ message index and field: nothing is dropped without a report.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any, get_args
+from typing import Any, NamedTuple, cast, get_args
 
 from .._build import construct_unchecked, copy_unchecked
 from .._content import TextContent, ThinkingContent, ToolCall
@@ -30,11 +30,13 @@ from ._tools import decode_function_call, decode_tool_call, split_id
 
 __all__ = [
     "STAMP_KEY",
+    "Stamp",
     "as_message_dict",
     "decode_message",
     "decode_stamp",
     "from_openai",
     "lifted_system_prompt",
+    "read_stamp",
 ]
 
 STAMP_KEY = "litellm_hygiene"
@@ -143,17 +145,34 @@ def _decode_function(msg: dict[str, Any], index: int) -> ToolResultMessage:
     )
 
 
-def decode_stamp(value: Any) -> dict[str, Any] | None:
+class Stamp(NamedTuple):
+    """A well-formed provenance stamp: who produced the turn (each part may be unknown)."""
+
+    provider: str | None
+    api: Api | None
+    model: str | None
+
+
+def read_stamp(value: Any) -> Stamp | None:
     """Read litellm_hygiene's provenance stamp; ``None`` when it is not well-formed."""
     if not isinstance(value, dict) or not _STAMP_KEYS.issuperset(value):
         return None
     provider, api, model = value.get("provider"), value.get("api"), value.get("model")
-    for field in (provider, api, model):
-        if field is not None and not isinstance(field, str):
-            return None
-    if api is not None and api not in _APIS:
+    if provider is not None and not isinstance(provider, str):
         return None
-    return {"provider": provider, "api": api, "model": model, "stamped": True}
+    if model is not None and not isinstance(model, str):
+        return None
+    if api is not None and (not isinstance(api, str) or api not in _APIS):
+        return None
+    return Stamp(provider, cast("Api | None", api), model)  # api is one of _APIS
+
+
+def decode_stamp(value: Any) -> dict[str, Any] | None:
+    """:func:`read_stamp` as the fields it sets on an assistant message."""
+    stamp = read_stamp(value)
+    if stamp is None:
+        return None
+    return {"provider": stamp.provider, "api": stamp.api, "model": stamp.model, "stamped": True}
 
 
 def _decode_reasoning_item(item: Any) -> ThinkingContent | None:

@@ -35,7 +35,7 @@ from .._errors import InvalidMessageError
 from .._messages import Api
 from .._signatures import is_canonical_base64
 from .._target import TargetModel
-from ._decode import STAMP_KEY, as_message_dict, decode_stamp
+from ._decode import STAMP_KEY, Stamp, as_message_dict, read_stamp
 from ._parts import DATA_URL
 from ._tools import THOUGHT_SEPARATOR
 
@@ -214,7 +214,8 @@ _NEW: Final = tuple.__new__
 
 def with_flags(facts: Facts, flags: int) -> Facts:
     """``facts`` with other flags (a message edited in a way only its flags show)."""
-    return _NEW(Facts, (facts.role, flags, *facts[2:]))
+    role, _, calls, result, result_id, result_raw = facts
+    return _NEW(Facts, (role, flags, calls, result, result_id, result_raw))
 
 
 def _name_key(name: str) -> str:
@@ -311,9 +312,10 @@ def _calls(raw_calls: list[Any], index: int, plan: WirePlan) -> tuple[list[Call]
         raw = call.get("id")
         if type(raw) is not str:
             raw = raw if isinstance(raw, str) else ""
-        if THOUGHT_SEPARATOR in raw:
+        cut = raw.find(THOUGHT_SEPARATOR)
+        if cut >= 0:
             flags |= SIGNED_ID | OPAQUE
-            bare = raw.split(THOUGHT_SEPARATOR, 1)[0]
+            bare = raw[:cut]
             calls.append((raw if whole_paired else bare, raw if whole_sent else bare, raw))
         else:
             calls.append((raw, raw, raw))
@@ -438,19 +440,22 @@ def _result(msg: Mapping[str, Any], index: int, role: str, plan: WirePlan) -> Fa
                 raise InvalidMessageError(
                     index, "tool_call_id", f"expected a string, got {type(raw).__name__}"
                 )
-        if THOUGHT_SEPARATOR in raw:
-            key, sent, given = plan.pairing_key(raw), plan.sent_id(raw), raw
-        else:
+        cut = raw.find(THOUGHT_SEPARATOR)
+        if cut < 0:
             key = sent = given = raw
+            flags = 0
+        else:
+            bare, given, flags = raw[:cut], raw, SIGNED_ID
+            key = raw if plan.pairs_whole_id else bare
+            sent = raw if plan.whole_id_sent else bare
     else:
         name = msg.get("name")
         if not isinstance(name, str):
             raise InvalidMessageError(index, "name", "a function message must name its function")
         key = raw if isinstance(raw, str) and raw else _name_key(name)
         sent = given = None  # type: ignore[assignment]
-    flags = _content_flags(msg.get("content", _ABSENT), index, images=True, assistant=False)
-    if isinstance(raw, str) and THOUGHT_SEPARATOR in raw:
-        flags |= SIGNED_ID
+        flags = SIGNED_ID if isinstance(raw, str) and THOUGHT_SEPARATOR in raw else 0
+    flags |= _content_flags(msg.get("content", _ABSENT), index, images=True, assistant=False)
     if STAMP_KEY in msg:
         flags |= STAMPED
     return _NEW(Facts, ("tool", flags, (), key, sent, given))
@@ -490,23 +495,31 @@ def _odd_role(role: Any, index: int) -> Role | None:
     return _ROLES.get(role) if isinstance(role, str) else None
 
 
-def stamp_of(message: Any) -> dict[str, Any] | None:
+def stamp_of(message: Any) -> Stamp | None:
     """The well-formed provenance stamp on a message dict, if any."""
     if not isinstance(message, dict):
         message = as_message_dict(message, 0)
-    return decode_stamp(message.get(STAMP_KEY))
+    return read_stamp(message.get(STAMP_KEY))
 
 
-def _call_signature(call: Mapping[str, Any]) -> str | None:
-    """The thought signature the decoder lifts from a call: id, then provider fields."""
-    raw = call.get("id")
-    if isinstance(raw, str):
-        head, sep, tail = raw.partition(THOUGHT_SEPARATOR)
-        if sep and head:
-            return tail
+_SKIP: Final = len(THOUGHT_SEPARATOR)
+
+
+def _psf_signature(container: Any) -> Any:
+    """The ``thought_signature`` in a call's (or its function's) provider fields."""
+    psf = container.get(_PSF) if isinstance(container, dict) else None
+    return psf.get("thought_signature") if isinstance(psf, dict) else None
+
+
+def _call_signature(call: Mapping[str, Any], call_id: str, cut: int) -> str | None:
+    """The thought signature the decoder lifts from a call: id, then provider fields.
+
+    ``cut``: where ``call_id`` (its id, ``""`` when none) holds the separator, or -1.
+    """
+    if cut > 0:
+        return call_id[cut + _SKIP :]
     for container in (call, call.get("function")):
-        psf = container.get(_PSF) if isinstance(container, dict) else None
-        value = psf.get("thought_signature") if isinstance(psf, dict) else None
+        value = _psf_signature(container)
         if isinstance(value, str) and value:
             return value
     return None
@@ -521,6 +534,22 @@ def _entry_signature(entry: Any) -> Any:
     return entry.get("data") if kind == "redacted_thinking" else None
 
 
+def _add(found: list[Any], value: Any) -> None:
+    if value is not None:
+        found.append(value)
+
+
+def _add_call_signatures(found: list[Any], call: dict[str, Any]) -> None:
+    """The values of a call's signature places: its id's tail, its provider fields."""
+    raw = call.get("id")
+    if isinstance(raw, str):
+        cut = raw.find(THOUGHT_SEPARATOR)
+        if cut >= 0:
+            found.append(raw[cut + _SKIP :])
+    _add(found, _psf_signature(call))
+    _add(found, _psf_signature(call.get("function")))
+
+
 def signatures(message: Any) -> list[Any]:
     """Every value an assistant message holds where a signature travels.
 
@@ -532,25 +561,18 @@ def signatures(message: Any) -> list[Any]:
     """
     msg = message if isinstance(message, dict) else as_message_dict(message, 0)
     found: list[Any] = []
-    for key in ("thinking_blocks", "content"):
-        entries = msg.get(key)
+    for entries in (msg.get("thinking_blocks"), msg.get("content")):
         if isinstance(entries, list):
-            found += [_entry_signature(entry) for entry in entries]
+            for entry in entries:
+                _add(found, _entry_signature(entry))
     items = msg.get("reasoning_items")
     if isinstance(items, list):
-        found += [i.get("encrypted_content") for i in items if isinstance(i, dict)]
-    found = [value for value in found if value is not None]
+        for item in items:
+            if isinstance(item, dict):
+                _add(found, item.get("encrypted_content"))
     for call in msg.get("tool_calls") or ():
-        if not isinstance(call, dict):
-            continue
-        raw = call.get("id")
-        if isinstance(raw, str) and THOUGHT_SEPARATOR in raw:
-            found.append(raw.partition(THOUGHT_SEPARATOR)[2])
-        for container in (call, call.get("function")):
-            psf = container.get(_PSF) if isinstance(container, dict) else None
-            value = psf.get("thought_signature") if isinstance(psf, dict) else None
-            if value is not None:
-                found.append(value)
+        if isinstance(call, dict):
+            _add_call_signatures(found, call)
     psf = msg.get(_PSF)
     listed = psf.get("thought_signatures") if isinstance(psf, dict) else None
     if isinstance(listed, list):
@@ -563,16 +585,14 @@ def signatures(message: Any) -> list[Any]:
 def _call_evidence(call: Mapping[str, Any]) -> frozenset[Api]:
     raw = call.get("id")
     call_id = raw if isinstance(raw, str) else ""
+    cut = call_id.find(THOUGHT_SEPARATOR)
     function = call.get("function")
-    if (
-        THOUGHT_SEPARATOR in call_id
-        or _PSF in call
-        or (isinstance(function, dict) and _PSF in function)
-    ):
-        signature = _call_signature(call)
+    if cut >= 0 or _PSF in call or (isinstance(function, dict) and _PSF in function):
+        signature = _call_signature(call, call_id, cut)
         if signature is not None and is_canonical_base64(signature):
             return _GEMINI
-        call_id = call_id.split(THOUGHT_SEPARATOR, 1)[0]
+        if cut >= 0:
+            call_id = call_id[:cut]
     if "|fc_" in call_id:
         return _RESPONSES
     cut = call_id.find("_")

@@ -23,6 +23,7 @@ from typing import Any, ClassVar, NamedTuple, Protocol, TypeVar
 
 from .._errors import InvalidMessageError
 from .._messages import Api, AssistantMessage, Message
+from .._openai._decode import Stamp
 from .._openai._edits import PlainTurn
 from .._openai._facts import STAMPED, Facts, WirePlan
 from .._policy import Policy
@@ -69,7 +70,7 @@ class Wire(Protocol):
     def encode(self, message: Message) -> Any:
         """The wire message of a neutral one."""
 
-    def stamp(self, raw: Any) -> dict[str, Any] | None:
+    def stamp(self, raw: Any) -> Stamp | None:
         """The well-formed provenance stamp, if any."""
 
     def unstamped(self, raw: Any) -> Any:
@@ -323,8 +324,10 @@ class Conversation:
         stamp = (
             self.wire.stamp(slot.raw) if message is None and slot.facts.flags & STAMPED else None
         )
-        if stamp is not None and stamp["api"] is not None and stamp["model"] is not None:
-            return ctx.same_model(stamp["provider"], stamp["api"], stamp["model"])
+        if stamp is not None:
+            provider, api, model = stamp
+            if api is not None and model is not None:
+                return ctx.same_model(provider, api, model)
         source = ctx.source
         if source is not None:
             return ctx.same_model(source.provider, source.api, source.model_id)
@@ -477,7 +480,7 @@ def fix_messages(
         kept
         for index, slot in enumerate(conv.slots)
         # A message with none of the rules' flags is no rule's candidate: it stays.
-        if (kept := walk(index, slot) if slot.facts.flags & wanted else slot)
+        if (kept := walk.step(index, slot) if slot.facts.flags & wanted else slot)
     ]
     if not walk.touched:
         return conv, []
@@ -494,7 +497,7 @@ class _Walk:
         self.dropped = [0] * len(rules)
         self.touched = False
 
-    def __call__(self, index: int, slot: Slot) -> Slot | None:
+    def step(self, index: int, slot: Slot) -> Slot | None:
         """The message as the rules leave it; ``None`` when one drops it."""
         conv = self.conv
         now = slot  # the wire message as the rules so far left it

@@ -141,7 +141,10 @@ class NonBase64Signature(MessageRule):
         facts = slot.facts
         if not facts.flags & OPAQUE or facts.role != "assistant" or not conv.judged(slot):
             return False
-        return not all(map(_good, conv.wire.signatures(slot.raw)))
+        for value in conv.wire.signatures(slot.raw):
+            if not _good(value):
+                return True
+        return False
 
     def repair(self, conv: Conversation, index: int, message: Message) -> Repair:
         """The turn without signatures Google cannot decode."""

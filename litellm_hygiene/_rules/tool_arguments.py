@@ -46,7 +46,10 @@ class ToolArguments(MessageRule):
         """Assistant turns with a call whose arguments are not a JSON object."""
         if not slot.facts.flags & CALLS:
             return False
-        return not all(map(valid_arguments, conv.wire.arguments(slot.raw)))
+        for value in conv.wire.arguments(slot.raw):
+            if not valid_arguments(value):
+                return True
+        return False
 
     def repair(self, conv: Conversation, index: int, message: Message) -> Repair:
         """The turn with each such call's arguments written from the decoded object."""

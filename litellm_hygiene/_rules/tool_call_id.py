@@ -129,7 +129,8 @@ class _Checker:
         self.pairs = rule.keep_responses_pairs
         self.seen: dict[str, tuple[str, str] | None] = {}
 
-    def __call__(self, value: str) -> tuple[str, str] | None:
+    def problem(self, value: str) -> tuple[str, str] | None:
+        """(wording kind, reason) when ``value`` (an id as sent) breaks the rule."""
         if (not self.pairs or "|" not in value) and self.fits(value) is not None:
             return None
         seen = self.seen
@@ -201,7 +202,7 @@ class _Namer:
         else:
             candidate = self._sanitized(original)
             attempt = 0
-        while candidate in self.taken or self.check(candidate) is not None:
+        while candidate in self.taken or self.check.problem(candidate) is not None:
             candidate = self._hashed(original, attempt)
             attempt += 1
         self.taken.add(candidate)
@@ -273,7 +274,7 @@ class ToolCallId(Rule):
                     issued.add(key)
                     if key.startswith(_FUNCTION) and not raw:
                         continue
-                    bad = check(sent)
+                    bad = check.problem(sent)
                     if bad is not None or sent in seen or sent in earlier:
                         where = f"tool_calls[{number}].id"
                         problems.append(_id_problem(bad, sent, rule, where, number, sent in seen))
@@ -283,7 +284,7 @@ class ToolCallId(Rule):
             elif facts.result_id is not None and facts.result not in issued:
                 # A result that answers a call is renamed with it: only a result no
                 # call issued has an id of its own to fix.
-                bad = check(facts.result_id)
+                bad = check.problem(facts.result_id)
                 if bad is not None:
                     problems.append(_worded(bad, facts.result_id, rule, "tool_call_id", None))
             if problems:
@@ -326,7 +327,10 @@ class _Renamer:
         rule = conv.ctx.policy.tool_ids
         check = _checker(conv)
         reserved = {
-            sent for slot in conv.slots for _, sent, _ in slot.facts.calls if check(sent) is None
+            sent
+            for slot in conv.slots
+            for _, sent, _ in slot.facts.calls
+            if check.problem(sent) is None
         }
         self.namer = _Namer(rule, reserved, check)
         self.latest: dict[str, str] = {}
