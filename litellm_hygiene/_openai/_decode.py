@@ -9,7 +9,7 @@ message index and field: nothing is dropped without a report.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any, NamedTuple, cast, get_args
+from typing import Any, Final, NamedTuple, get_args
 
 from .._build import construct_unchecked, copy_unchecked
 from .._content import TextContent, ThinkingContent, ToolCall
@@ -145,6 +145,9 @@ def _decode_function(msg: dict[str, Any], index: int) -> ToolResultMessage:
     )
 
 
+_NEW: Final = tuple.__new__
+
+
 class Stamp(NamedTuple):
     """A well-formed provenance stamp: who produced the turn (each part may be unknown)."""
 
@@ -164,7 +167,8 @@ def read_stamp(value: Any) -> Stamp | None:
         return None
     if api is not None and (not isinstance(api, str) or api not in _APIS):
         return None
-    return Stamp(provider, cast("Api | None", api), model)  # api is one of _APIS
+    # tuple.__new__: the named tuple's own __new__ is a Python function (a frame a call).
+    return _NEW(Stamp, (provider, api, model))
 
 
 def decode_stamp(value: Any) -> dict[str, Any] | None:

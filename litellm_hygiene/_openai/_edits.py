@@ -75,7 +75,7 @@ def plain_turn(raw: Any) -> PlainTurn | None:
     return PlainTurn(thinking, text, form, signed)
 
 
-def _thinking(raw: Mapping[str, Any]) -> tuple[ThinkingView, ...] | None:
+def _thinking(raw: dict[str, Any]) -> tuple[ThinkingView, ...] | None:
     blocks = raw.get("thinking_blocks", ABSENT)
     reasoning = raw.get("reasoning_content", ABSENT)
     if reasoning is not ABSENT and type(reasoning) is not str:
@@ -153,7 +153,7 @@ def with_reasoning(
     return out
 
 
-def _unsigned(call: Mapping[str, Any]) -> dict[str, Any]:
+def _unsigned(call: dict[str, Any]) -> dict[str, Any]:
     """A call of LiteLLM's shape without its signature, in the id or its provider fields."""
     return {"id": split_id(call["id"])[0], "type": call["type"], "function": call["function"]}
 

@@ -324,7 +324,7 @@ def _calls(raw_calls: list[Any], index: int, plan: WirePlan) -> tuple[list[Call]
     return calls, flags
 
 
-def _assistant(msg: Mapping[str, Any], index: int, plan: WirePlan) -> Facts:
+def _assistant(msg: dict[str, Any], index: int, plan: WirePlan) -> Facts:
     content = msg.get("content", _ABSENT)
     flags = _content_flags(content, index, images=False, assistant=True)
     raw_calls = msg.get("tool_calls")
@@ -412,7 +412,7 @@ def arguments(message: Any) -> list[Any]:
     return found
 
 
-def _blank_thinking(msg: Mapping[str, Any]) -> bool:
+def _blank_thinking(msg: dict[str, Any]) -> bool:
     """Thinking that may decode as empty (reasoning items: any, they are rare)."""
     reasoning = msg.get("reasoning_content")
     if _blank(reasoning) or msg.get("reasoning_items"):
@@ -428,7 +428,7 @@ def _blank_thinking(msg: Mapping[str, Any]) -> bool:
     return False
 
 
-def _result(msg: Mapping[str, Any], index: int, role: str, plan: WirePlan) -> Facts:
+def _result(msg: dict[str, Any], index: int, role: str, plan: WirePlan) -> Facts:
     raw = msg.get("tool_call_id")
     if role == "tool":
         if type(raw) is not str:
@@ -511,7 +511,7 @@ def _psf_signature(container: Any) -> Any:
     return psf.get("thought_signature") if isinstance(psf, dict) else None
 
 
-def _call_signature(call: Mapping[str, Any], call_id: str, cut: int) -> str | None:
+def _call_signature(call: dict[str, Any], call_id: str, cut: int) -> str | None:
     """The thought signature the decoder lifts from a call: id, then provider fields.
 
     ``cut``: where ``call_id`` (its id, ``""`` when none) holds the separator, or -1.
@@ -582,7 +582,7 @@ def signatures(message: Any) -> list[Any]:
     return found
 
 
-def _call_evidence(call: Mapping[str, Any]) -> frozenset[Api]:
+def _call_evidence(call: dict[str, Any]) -> frozenset[Api]:
     raw = call.get("id")
     call_id = raw if isinstance(raw, str) else ""
     cut = call_id.find(THOUGHT_SEPARATOR)
@@ -638,7 +638,7 @@ def _text_count(content: Any) -> int:
     )
 
 
-def _block_evidence(msg: Mapping[str, Any]) -> list[frozenset[Api]]:
+def _block_evidence(msg: dict[str, Any]) -> list[frozenset[Api]]:
     found: list[frozenset[Api]] = []
     blocks = msg.get("thinking_blocks")
     if blocks and isinstance(blocks, list):
