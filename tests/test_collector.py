@@ -12,8 +12,9 @@ import pytest
 
 from litellm_hygiene._integration import _request
 from litellm_hygiene._integration._collector import collector_paused
+from litellm_hygiene._integration._fingerprint import fingerprints
 from litellm_hygiene._integration._options import HygieneOptions
-from litellm_hygiene._integration._store import Provenance
+from litellm_hygiene._integration._store import MemoryStore, Provenance
 from litellm_hygiene._sanitize import SanitizeResult
 from litellm_hygiene._sanitize import sanitize_read as real_sanitize_read
 
@@ -162,4 +163,39 @@ def test_the_rules_run_paused_and_the_store_lookup_does_not(
     assert prepared.messages == _KWARGS["messages"]
     assert rules_saw == [not pause]
     assert store.collector_on == [True]
+    assert gc.isenabled()
+
+
+@pytest.mark.parametrize("store_kind", ["memory", "none"])
+def test_with_nothing_to_await_the_request_is_one_paused_step(
+    monkeypatch: pytest.MonkeyPatch, store_kind: str
+) -> None:
+    """An in-process store's lookups are calls: read, lookups and rules run in one
+    pause, so a collection never lands on a request half done."""
+    pauses: list[str] = []
+    real_paused = collector_paused
+
+    def counting(func: Any, *args: Any) -> Any:
+        pauses.append(func.__name__)
+        return real_paused(func, *args)
+
+    monkeypatch.setattr(_request, "collector_paused", counting)
+    store = MemoryStore() if store_kind == "memory" else None
+    lookups: list[bool] = []
+    if store is not None:
+        answer = _KWARGS["messages"][1]
+        store.put(fingerprints(answer), Provenance("anthropic", "anthropic-messages", "x"))
+        real_many = store.get_many
+
+        def noting(key_sets: Sequence[Sequence[str]]) -> list[Provenance | None]:
+            lookups.append(gc.isenabled())
+            return real_many(key_sets)
+
+        monkeypatch.setattr(store, "get_many", noting)
+    prepared = asyncio.run(_request.prepare_request(_KWARGS, HygieneOptions(), store))
+    assert pauses == ["_prepare_here"]
+    assert lookups == ([False] if store is not None else [])
+    # The store's answer was used: the turn is another model's, so its thinking goes.
+    assert prepared.restored == (1 if store is not None else 0)
+    assert ("thinking_blocks" in prepared.messages[1]) is (store is None)
     assert gc.isenabled()

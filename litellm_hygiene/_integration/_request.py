@@ -25,7 +25,7 @@ from .._target import TargetModel, resolve_target
 from ._collector import collector_paused
 from ._fingerprint import lookup_keys
 from ._options import HygieneOptions
-from ._store import Provenance, ProvenanceStore, aget_many, get_many
+from ._store import MemoryStore, Provenance, ProvenanceStore, aget_many, get_many
 from ._trim import trim_request
 
 __all__ = ["Prepared", "prepare_request", "prepare_request_sync", "target_of"]
@@ -83,19 +83,40 @@ async def prepare_request(
     # Decoding and re-encoding large images, or walking a huge transcript (fingerprints
     # included), would hold the event loop (and every other request on this worker) for
     # its whole duration: do it on a worker thread (Pillow releases the GIL while it
-    # works). Only the store lookup, which awaits, stays on the loop.
+    # works). Fitting counts the tokens of every message: heavy from fewer messages.
+    # Only the store lookup, which awaits, stays on the loop.
     heavy = _heavy(messages)
+    heavy_finish = heavy or (options.fit_to_context and len(messages) > HEAVY_FIT_MESSAGES)
+    if store is None or type(store) is MemoryStore:
+        # Nothing to await: read, look up and rewrite in one step, so the collector
+        # (paused while it runs) never sees the request half done.
+        return await _work(heavy_finish, options, _prepare_here, kwargs, target, options, store)
     conv, wanted = await _work(heavy, options, _read, messages, target, options, store)
     found: list[Provenance | None] = []
     error: str | None = None
-    if store is not None and wanted:
+    if wanted:
         try:
             found = await aget_many(store, [keys for _, keys in wanted])
         except Exception as err:  # a store failure must not cost the transformation
             wanted, error = [], type(err).__name__
-    # Fitting counts the tokens of every message: heavy from fewer messages.
-    heavy = heavy or (options.fit_to_context and len(messages) > HEAVY_FIT_MESSAGES)
-    return await _work(heavy, options, _finish, kwargs, conv, options, wanted, found, error)
+    return await _work(heavy_finish, options, _finish, kwargs, conv, options, wanted, found, error)
+
+
+def _prepare_here(
+    kwargs: Mapping[str, Any],
+    target: TargetModel,
+    options: HygieneOptions,
+    store: MemoryStore | None,
+) -> Prepared:
+    """:func:`prepare_request` for no store or an in-process one (its lookups are calls)."""
+    conv, wanted = _read(kwargs["messages"], target, options, store)
+    if not wanted or store is None:
+        return _finish(kwargs, conv, options, [], [])
+    try:
+        found = store.get_many([keys for _, keys in wanted])
+    except Exception as err:  # a store failure must not cost the transformation
+        return _finish(kwargs, conv, options, [], [], type(err).__name__)
+    return _finish(kwargs, conv, options, wanted, found)
 
 
 _T = TypeVar("_T")

@@ -205,15 +205,15 @@ def _match(signal: Signal, evidence: Evidence) -> _Hit | None:
     if signal.status is not None and evidence.status_code == signal.status:
         return _Hit(detail=f"HTTP {signal.status}")
     if signal.codes:
-        code = next(iter(sorted(signal.codes & evidence.codes)), None)
-        if code is not None:
-            return _Hit(detail=code)
+        codes = signal.codes & evidence.codes
+        if codes:
+            return _Hit(detail=min(codes))
         found = _search(_code_pattern(signal.codes), evidence.texts)
         if found is not None:
             return found
-    stop = next(iter(sorted(signal.stop_reasons & evidence.stop_reasons)), None)
-    if stop is not None:
-        return _Hit(detail=stop)
+    stops = signal.stop_reasons & evidence.stop_reasons
+    if stops:
+        return _Hit(detail=min(stops))
     if signal.pattern is None:
         return None
     found = _search(signal.pattern, evidence.texts)
