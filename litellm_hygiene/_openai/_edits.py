@@ -115,23 +115,25 @@ def _call_signed(call: Any) -> bool | None:
         return None
     if type(function.get("name")) is not str or type(function.get("arguments")) is not str:
         return None
-    head, separator, tail = call_id.partition(THOUGHT_SEPARATOR)
-    if separator and not head:
+    cut = call_id.find(THOUGHT_SEPARATOR)
+    if cut == 0:
         return None
     psf = call.get(_PSF, ABSENT)
     if psf is ABSENT:
-        return bool(separator) if len(call) == 3 else None
+        return cut > 0 if len(call) == 3 else None
     # The decoder lifts a signature in provider fields only when it agrees with the id's.
-    if len(call) != 4 or type(psf) is not dict or set(psf) != {_SIGNATURE}:
+    if len(call) != 4 or type(psf) is not dict or len(psf) != 1 or _SIGNATURE not in psf:
         return None
     value = psf[_SIGNATURE]
-    if type(value) is not str or not value or (separator and value != tail):
+    if type(value) is not str or not value:
+        return None
+    if cut > 0 and value != call_id[cut + len(THOUGHT_SEPARATOR) :]:
         return None
     return True
 
 
 def with_reasoning(
-    raw: Mapping[str, Any], text: str | None, form: str, unsign: Sequence[bool]
+    raw: dict[str, Any], text: str | None, form: str, unsign: Sequence[bool]
 ) -> dict[str, Any]:
     """``raw`` without its thinking, with ``text`` as its content, the marked calls unsigned.
 
@@ -139,7 +141,9 @@ def with_reasoning(
     encoder writes none in ``form`` (``null`` or ``absent``). Every other value is the
     caller's own.
     """
-    out = {k: v for k, v in raw.items() if k not in ("thinking_blocks", "reasoning_content")}
+    out = dict(raw)
+    out.pop("thinking_blocks", None)
+    out.pop("reasoning_content", None)
     content = text if text is not None else encode_content((), form)
     if content is ABSENT:
         out.pop("content", None)

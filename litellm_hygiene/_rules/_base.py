@@ -16,10 +16,11 @@ that shares every slot it did not touch.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, ClassVar, NamedTuple, Protocol, TypeVar
+from typing import Any, ClassVar, Protocol, TypeVar
 
 from .._errors import InvalidMessageError
 from .._messages import Api, AssistantMessage, Message
@@ -47,6 +48,12 @@ __all__ = [
 ]
 
 _NO_VALUES: Mapping[str, Any] = MappingProxyType({})
+
+
+def _no_values() -> Mapping[str, Any]:
+    return _NO_VALUES  # one shared, read-only mapping
+
+
 _T = TypeVar("_T")
 
 Wording = WordingTable
@@ -118,10 +125,12 @@ class Wire(Protocol):
         """A copy without ``keys``, every other value shared."""
 
 
-class Problem(NamedTuple):
+@dataclass(slots=True, unsafe_hash=True)
+class Problem:
     """One place in one message that breaks a rule, without message content.
 
-    A tuple (cheap to build: a cross-model request has one per renamed id).
+    A plain record, like :class:`Finding` (cheap to build: a cross-model request has
+    one per renamed id; a named tuple's ``__new__`` is a Python function).
 
     Attributes:
         field: Path inside the message (``tool_calls[0].id``); empty for all of it.
@@ -141,7 +150,7 @@ class Problem(NamedTuple):
     path: PathKind | None = None
     local: int = 0
     call: int | None = None
-    values: Mapping[str, Any] = _NO_VALUES
+    values: Mapping[str, Any] = dataclasses.field(default_factory=_no_values)
 
 
 _KEEP: Any = object()
