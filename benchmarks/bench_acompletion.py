@@ -29,13 +29,16 @@ import litellm
 from machine import describe
 from transcripts import MODELS, Source, agent_transcript
 
-from litellm_hygiene import HygieneCallback
+from litellm_hygiene import HygieneCallback, resolve_target
+from litellm_hygiene._integration._annotate import provenance_of
+from litellm_hygiene._integration._fingerprint import fingerprints
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 # (label, source, stamped, target)
 CASES: list[tuple[str, Source, bool, str]] = [
     ("same-model claude, unstamped", "claude", False, "claude"),
+    ("same-model claude, recorded", "claude", False, "claude"),
     ("same-model claude, stamped", "claude", True, "claude"),
     ("same-model gemini, stamped", "gemini", True, "gemini"),
     ("cross-model claude -> gpt", "claude", True, "gpt"),
@@ -43,6 +46,10 @@ CASES: list[tuple[str, Source, bool, str]] = [
     ("cross-model gemini -> claude", "gemini", True, "claude"),
     ("cross-model gpt -> claude", "gpt", True, "claude"),
 ]
+RECORDED = frozenset({"same-model claude, recorded"})
+"""Unstamped cases whose turns the hook has seen answered: each turn's provenance is in
+the in-process store (a client that drops stamps, talking through this proxy), so its
+lookup finds it by its first key."""
 BASE_PATHS = {"claude": "", "gemini": "/v1beta", "gpt": "/v1", "mistral": "/v1"}
 """The path of each real API's base URL, kept so the stand-in's routes match."""
 TARGET_OVERHEAD = 0.10
@@ -109,8 +116,10 @@ async def measure(
     hook: Hook, base_url: str, case: tuple[str, Source, bool, str], exchanges: int, rounds: int
 ) -> tuple[int, float, float, float]:
     """(messages, median ms off, median ms on, median overhead) of one case."""
-    _, source, stamp, target = case
+    label, source, stamp, target = case
     messages = agent_transcript(exchanges, source=source, stamp=stamp)
+    if label in RECORDED:
+        record(hook, messages, target)
     for switch in (hook.on, hook.off):  # warm both paths
         switch()
         await timed(messages, target, base_url)
@@ -134,6 +143,16 @@ async def measure(
         statistics.median(ons) * 1e3,
         statistics.median(overheads),
     )
+
+
+def record(hook: Hook, messages: list[dict[str, Any]], target: str) -> None:
+    """Put each assistant turn's provenance in the hook's store, as its answer did."""
+    store = hook.callback.store
+    assert store is not None, "the benchmark's callback has the in-process store"
+    provenance = provenance_of(resolve_target(MODELS[target]))
+    for message in messages:
+        if message["role"] == "assistant":
+            store.put(fingerprints(message), provenance)
 
 
 async def run(sizes: list[int]) -> None:

@@ -27,7 +27,7 @@ os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import litellm
-from bench_acompletion import CASES, Hook, StandInProcess, timed
+from bench_acompletion import CASES, RECORDED, Hook, StandInProcess, record, timed
 from machine import describe
 from transcripts import agent_transcript
 
@@ -66,6 +66,9 @@ async def run(rounds: int) -> None:
         print(f"{'case':<32} {'mode':<22} {'mean ms':>8} {'median':>8} {'gc ms/req':>10}")
         for label, source, stamp, target in CASES:
             messages = agent_transcript(EXCHANGES, source=source, stamp=stamp)
+            if label in RECORDED:
+                for hook in hooks.values():
+                    record(hook, messages, target)
             times: dict[str, list[float]] = {mode: [] for mode in MODES}
             collected = dict.fromkeys(MODES, 0.0)
             for number in range(rounds):

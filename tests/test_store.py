@@ -25,7 +25,11 @@ from litellm.types.utils import ChatCompletionMessageToolCall, Function, Message
 from openai.types.chat import ChatCompletionMessage
 
 from litellm_hygiene._errors import ConfigurationError
-from litellm_hygiene._integration._fingerprint import fingerprints, lookup_keys
+from litellm_hygiene._integration._fingerprint import (
+    fingerprints,
+    iter_lookup_keys,
+    lookup_keys,
+)
 from litellm_hygiene._integration._redis_store import (
     DEFAULT_PREFIX,
     RedisStore,
@@ -238,6 +242,27 @@ def test_lookup_keys_find_what_every_fingerprint_finds(
     assert set(keys) <= set(every)
     assert [every.index(key) for key in keys] == sorted(every.index(key) for key in keys)
     assert store.get(keys) == store.get(every)
+    # One by one, as the in-process store reads them, they are the same keys.
+    assert tuple(iter_lookup_keys(returned)) == keys
+    assert store.get_many([iter_lookup_keys(returned)]) == [store.get(keys)]
+
+
+def test_the_in_process_store_makes_no_key_past_its_first_hit() -> None:
+    """A turn the store knows by its first key costs one hash: the rest are never made."""
+    turn = _agent_turn(2, thinking=True, psf=False, gemini_ids=False)
+    store = MemoryStore()
+    store.put(fingerprints(turn), CLAUDE)
+    first = lookup_keys(turn)[0]
+
+    def keys(hit: str) -> Iterator[str]:
+        yield hit
+        raise AssertionError("a key was made after the hit")
+
+    assert store.get_many([keys(first)]) == [CLAUDE]
+    assert store.get(keys(first)) == CLAUDE
+    lazy = iter_lookup_keys(turn)
+    assert next(lazy) == first  # the first key, before any other is hashed
+    assert store.get_many([iter(["tc:missing", *lookup_keys(turn)])]) == [CLAUDE]
 
 
 def test_lookup_keys_take_the_first_token_of_each_kind_and_the_text() -> None:

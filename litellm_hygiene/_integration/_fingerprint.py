@@ -16,11 +16,12 @@ shared Redis holds a provider's signatures or the conversation's text.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Iterator
 from typing import Any
 
 from .._openai._tools import split_id
 
-__all__ = ["fingerprints", "lookup_keys"]
+__all__ = ["fingerprints", "iter_lookup_keys", "lookup_keys"]
 
 _HEX_DIGITS = 32
 _PSF = "provider_specific_fields"
@@ -56,16 +57,18 @@ def _text(value: Any) -> str | None:
     return value if isinstance(value, str) and value else None
 
 
-def _psf_signatures(psf: Any, found: list[tuple[str, str]]) -> None:
-    """Add Gemini's signatures held in one ``provider_specific_fields``."""
+def _psf_signatures(psf: Any) -> Iterator[tuple[str, str]]:
+    """Gemini's signatures held in one ``provider_specific_fields``."""
     if not isinstance(psf, dict):
         return
     single = _text(psf.get("thought_signature"))
     if single is not None:
-        found.append(("sig", single))
+        yield "sig", single
     many = psf.get("thought_signatures")
     if isinstance(many, list | tuple):
-        found += [("sig", s) for s in many if isinstance(s, str) and s]
+        for signature in many:
+            if isinstance(signature, str) and signature:
+                yield "sig", signature
 
 
 def _content_text(content: Any) -> str | None:
@@ -86,9 +89,12 @@ def _content_text(content: Any) -> str | None:
     return text.strip() or None
 
 
-def _candidates(msg: dict[str, Any]) -> list[tuple[str, str]]:
-    """(kind, token) pairs, strongest first (see :func:`fingerprints`)."""
-    found: list[tuple[str, str]] = []
+def _candidates(msg: dict[str, Any]) -> Iterator[tuple[str, str]]:
+    """(kind, token) pairs, strongest first (see :func:`fingerprints`).
+
+    Each is found as it is asked for: a lookup that stops at its first hit reads no
+    further.
+    """
     calls = _dicts(msg.get("tool_calls"))
     # Each tool-call id, and for LiteLLM's Gemini ids also the id without its
     # signature: a client may keep the full ``call_<hex>__thought__<sig>`` id or only the
@@ -96,32 +102,31 @@ def _candidates(msg: dict[str, Any]) -> list[tuple[str, str]]:
     for call in calls:
         raw = _text(call.get("id"))
         if raw is not None:
-            found.append(("tc", raw))
+            yield "tc", raw
             head, signature = split_id(raw)
             if signature is not None:
-                found.append(("tc", head))
+                yield "tc", head
     for block in _dicts(msg.get("thinking_blocks")):
         token = _text(block.get("signature")) or _text(block.get("data"))
         if token is not None:
-            found.append(("sig", token))
+            yield "sig", token
     # Gemini's signatures on the message and on each tool call (or its function).
-    _psf_signatures(msg.get(_PSF), found)
+    yield from _psf_signatures(msg.get(_PSF))
     for call in calls:
-        _psf_signatures(call.get(_PSF), found)
+        yield from _psf_signatures(call.get(_PSF))
         function = call.get("function")
         if isinstance(function, dict):
-            _psf_signatures(function.get(_PSF), found)
+            yield from _psf_signatures(function.get(_PSF))
     for item in _dicts(msg.get("reasoning_items")):
         encrypted = _text(item.get("encrypted_content"))
         if encrypted is not None:
-            found.append(("sig", encrypted))
+            yield "sig", encrypted
         item_id = _text(item.get("id"))
         if item_id is not None:
-            found.append(("ri", item_id))
+            yield "ri", item_id
     text = _content_text(msg.get("content"))
     if text is not None:
-        found.append(("tx", text))
-    return found
+        yield "tx", text
 
 
 def fingerprints(message: Any) -> tuple[str, ...]:
@@ -165,10 +170,20 @@ def lookup_keys(message: Any) -> tuple[str, ...]:
     whenever another of its kind would. Hashing is most of the cost of a lookup, and an
     agent turn holds several ids and signatures.
     """
+    return tuple(iter_lookup_keys(message))
+
+
+def iter_lookup_keys(message: Any) -> Iterator[str]:
+    """:func:`lookup_keys` one by one, each hashed only when it is asked for.
+
+    A store that answers in process stops at its first hit, so a turn it knows by its
+    first key costs one hash, not one per kind.
+    """
     msg = _as_dict(message)
     if msg is None or msg.get("role") != "assistant":
-        return ()
-    first: dict[str, str] = {}
+        return
+    kinds: set[str] = set()
     for kind, value in _candidates(msg):
-        first.setdefault(kind, value)
-    return tuple(dict.fromkeys([_key(kind, value) for kind, value in first.items()]))
+        if kind not in kinds:
+            kinds.add(kind)
+            yield _key(kind, value)

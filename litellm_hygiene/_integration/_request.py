@@ -14,16 +14,15 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from .._openai import STAMP_KEY
-from .._openai._decode import as_message_dict
+from .._openai._decode import Stamp, read_stamp
 from .._openai._facts import OPAQUE, STAMPED, inline_image_chars
 from .._pipeline import context_for
 from .._policy import Policy, policy_for
-from .._rules import Conversation, Slot
+from .._rules import Conversation
 from .._sanitize import read_request, sanitize_read
 from .._target import TargetModel, resolve_target
 from ._collector import collector_paused
-from ._fingerprint import lookup_keys
+from ._fingerprint import iter_lookup_keys, lookup_keys
 from ._options import HygieneOptions
 from ._store import MemoryStore, Provenance, ProvenanceStore, aget_many, get_many
 from ._trim import trim_request
@@ -99,7 +98,10 @@ async def prepare_request(
             found = await aget_many(store, [keys for _, keys in wanted])
         except Exception as err:  # a store failure must not cost the transformation
             wanted, error = [], type(err).__name__
-    return await _work(heavy_finish, options, _finish, kwargs, conv, options, wanted, found, error)
+    looked_up = [index for index, _ in wanted]
+    return await _work(
+        heavy_finish, options, _finish, kwargs, conv, options, looked_up, found, error
+    )
 
 
 def _prepare_here(
@@ -108,15 +110,20 @@ def _prepare_here(
     options: HygieneOptions,
     store: MemoryStore | None,
 ) -> Prepared:
-    """:func:`prepare_request` for no store or an in-process one (its lookups are calls)."""
-    conv, wanted = _read(kwargs["messages"], target, options, store)
-    if not wanted or store is None:
+    """:func:`prepare_request` for no store or an in-process one (its lookups are calls).
+
+    Each turn's lookup keys are hashed only as far as the store needs them: a turn it
+    knows by its first key costs one hash.
+    """
+    conv = _conversation(kwargs["messages"], target, options)
+    turns = _lookups(conv) if store is not None else []
+    if not turns or store is None:
         return _finish(kwargs, conv, options, [], [])
     try:
-        found = store.get_many([keys for _, keys in wanted])
+        found = store.get_many([iter_lookup_keys(conv.slots[index].raw) for index in turns])
     except Exception as err:  # a store failure must not cost the transformation
         return _finish(kwargs, conv, options, [], [], type(err).__name__)
-    return _finish(kwargs, conv, options, wanted, found)
+    return _finish(kwargs, conv, options, turns, found)
 
 
 _T = TypeVar("_T")
@@ -159,16 +166,26 @@ def prepare_request_sync(
     kwargs: Mapping[str, Any], options: HygieneOptions, store: ProvenanceStore | None
 ) -> Prepared:
     """:func:`prepare_request` for the sync wrappers."""
-    conv, wanted = _work_sync(options, _read, kwargs["messages"], target_of(kwargs), options, store)
+    target = target_of(kwargs)
+    if store is None or type(store) is MemoryStore:
+        return _work_sync(options, _prepare_here, kwargs, target, options, store)
+    conv, wanted = _work_sync(options, _read, kwargs["messages"], target, options, store)
     try:
-        found = get_many(store, [keys for _, keys in wanted]) if store is not None else []
+        found = get_many(store, [keys for _, keys in wanted])
     except Exception as err:  # a store failure must not cost the transformation
         return _work_sync(options, _finish, kwargs, conv, options, [], [], type(err).__name__)
-    return _work_sync(options, _finish, kwargs, conv, options, wanted, found)
+    return _work_sync(options, _finish, kwargs, conv, options, [i for i, _ in wanted], found)
 
 
 Wanted = list[tuple[int, tuple[str, ...]]]
 """Assistant turns to look up in the provenance store: (index, lookup keys)."""
+
+
+def _conversation(
+    messages: Sequence[Any], target: TargetModel, options: HygieneOptions
+) -> Conversation:
+    """The request as the rules read it."""
+    return read_request(messages, context_for(target, _policy(target, options)))
 
 
 def _read(
@@ -177,22 +194,26 @@ def _read(
     options: HygieneOptions,
     store: ProvenanceStore | None,
 ) -> tuple[Conversation, Wanted]:
-    """The request as the rules read it, and the turns whose provenance to look up."""
-    conv = read_request(messages, context_for(target, _policy(target, options)))
-    return conv, (_unstamped_assistants(conv) if store is not None else [])
+    """The request as the rules read it, and the turns to look up with their keys."""
+    conv = _conversation(messages, target, options)
+    if store is None:
+        return conv, []
+    return conv, [
+        (index, keys) for index in _lookups(conv) if (keys := lookup_keys(conv.slots[index].raw))
+    ]
 
 
 def _finish(
     kwargs: Mapping[str, Any],
     conv: Conversation,
     options: HygieneOptions,
-    wanted: Wanted,
+    looked_up: Sequence[int],
     found: Sequence[Provenance | None],
     store_error: str | None = None,
 ) -> Prepared:
     messages: Sequence[Any] = kwargs["messages"]
     target = conv.ctx.target
-    conv, restored = _with_stamps(conv, wanted, found)
+    conv, restored = _with_stamps(conv, looked_up, found)
     result = sanitize_read(conv)
     trim = trim_request(result.messages, kwargs, target, options, conv.ctx.policy)
     if not result.report.changed and not restored and trim is None:
@@ -247,35 +268,41 @@ def _provenance_matters(conv: Conversation, index: int) -> bool:
     return any(0 <= i < len(slots) and slots[i].facts.role == "assistant" for i in neighbours)
 
 
-def _unstamped_assistants(conv: Conversation) -> Wanted:
-    """Unstamped assistant turns whose provenance matters, with their fingerprints."""
-    wanted: Wanted = []
-    for index, slot in enumerate(conv.slots):
-        facts = slot.facts
-        if facts.role != "assistant" or facts.flags & STAMPED:
-            continue
-        if not _provenance_matters(conv, index):
-            continue
-        keys = lookup_keys(slot.raw)
-        if keys:
-            wanted.append((index, keys))
-    return wanted
+def _lookups(conv: Conversation) -> list[int]:
+    """Unstamped assistant turns whose provenance matters: the ones to look up."""
+    return [
+        index
+        for index, slot in enumerate(conv.slots)
+        if slot.facts.role == "assistant"
+        and not slot.facts.flags & STAMPED
+        and _provenance_matters(conv, index)
+    ]
+
+
+_UNREAD: Any = object()
 
 
 def _with_stamps(
-    conv: Conversation, wanted: Wanted, found: Sequence[Provenance | None]
+    conv: Conversation, looked_up: Sequence[int], found: Sequence[Provenance | None]
 ) -> tuple[Conversation, int]:
-    """The request with the restored stamps on shallow copies; ``conv`` when none."""
-    hits = [
-        (index, prov) for (index, _), prov in zip(wanted, found, strict=True) if prov is not None
-    ]
-    if not hits:
-        return conv, 0
-    slots = list(conv.slots)
-    for index, prov in hits:
-        raw = {**as_message_dict(slots[index].raw, index), STAMP_KEY: prov.as_stamp()}
-        slots[index] = Slot(raw, conv.wire.facts(raw, index, conv.ctx.plan), None, index)
-    return conv.with_slots(slots), len(hits)
+    """The request with the store's provenance on the turns it found, and their number.
+
+    The provenance rides on each turn's slot (``Slot.restored``), where the rules read
+    it as they read a stamp on the message: the caller's message is not copied to
+    carry a stamp the last rule would only remove again. The slots are this request's
+    own, read for it and not yet seen by any rule.
+    """
+    stamps: dict[Provenance, Stamp | None] = {}  # most turns share one provenance
+    restored = 0
+    for index, prov in zip(looked_up, found, strict=True):
+        if prov is None:
+            continue
+        stamp = stamps.get(prov, _UNREAD)
+        if stamp is _UNREAD:
+            stamp = stamps[prov] = read_stamp(prov.as_stamp())  # as on the wire
+        conv.slots[index].restored = stamp
+        restored += 1
+    return conv, restored
 
 
 def _str_or_none(value: Any) -> str | None:

@@ -17,7 +17,7 @@ import logging
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, get_args, runtime_checkable
 
@@ -139,7 +139,7 @@ class MemoryStore:
     def __len__(self) -> int:
         return len(self._entries)
 
-    def get(self, keys: Sequence[str]) -> Provenance | None:
+    def get(self, keys: Iterable[str]) -> Provenance | None:
         """The provenance of the first stored, unexpired key; refreshes its recency."""
         now = self._clock()
         with self._lock:
@@ -155,8 +155,12 @@ class MemoryStore:
             while len(self._entries) > self._max:
                 self._entries.popitem(last=False)
 
-    def get_many(self, key_sets: Sequence[Sequence[str]]) -> list[Provenance | None]:
-        """:meth:`get` for each set of keys, under one lock."""
+    def get_many(self, key_sets: Sequence[Iterable[str]]) -> list[Provenance | None]:
+        """:meth:`get` for each set of keys, under one lock.
+
+        Each set is read only up to its first hit: an iterator that makes its keys as
+        they are asked for (see ``iter_lookup_keys``) makes no more than that.
+        """
         now = self._clock()
         found: list[Provenance | None] = []
         with self._lock:
@@ -164,7 +168,7 @@ class MemoryStore:
                 found.append(self._first(keys, now))
         return found
 
-    def _first(self, keys: Sequence[str], now: float) -> Provenance | None:
+    def _first(self, keys: Iterable[str], now: float) -> Provenance | None:
         for key in keys:
             entry = self._entries.get(key)
             if entry is None:

@@ -229,10 +229,13 @@ class Slot:
 
     The wire form and the facts are always there; the neutral message is decoded the
     first time a rule asks. ``origin`` is the caller's index while the message is the
-    caller's own; ``verdict`` caches whether its opaque data may be replayed.
+    caller's own; ``verdict`` caches whether its opaque data may be replayed;
+    ``restored`` is a provenance stamp the caller's message lost and the integration's
+    store gave back, read as a stamp on the message would be (the message is not
+    copied to carry it).
     """
 
-    __slots__ = ("facts", "failed", "message", "origin", "raw", "verdict")
+    __slots__ = ("facts", "failed", "message", "origin", "raw", "restored", "verdict")
 
     def __init__(
         self,
@@ -243,6 +246,7 @@ class Slot:
         *,
         verdict: bool | None = None,
         failed: bool = False,
+        restored: Stamp | None = None,
     ) -> None:
         """Hold one message; ``message`` when it is already decoded."""
         self.raw = raw
@@ -251,6 +255,7 @@ class Slot:
         self.origin = origin
         self.verdict = verdict
         self.failed = failed
+        self.restored = restored
 
 
 class Conversation:
@@ -330,9 +335,9 @@ class Conversation:
             and message.model is not None
         ):
             return ctx.same_model(message.provider, message.api, message.model)
-        stamp = (
-            self.wire.stamp(slot.raw) if message is None and slot.facts.flags & STAMPED else None
-        )
+        stamp = slot.restored
+        if stamp is None and message is None and slot.facts.flags & STAMPED:
+            stamp = self.wire.stamp(slot.raw)
         if stamp is not None:
             provider, api, model = stamp
             if api is not None and model is not None:
