@@ -9,7 +9,8 @@ moment, so the load of a shared machine cancels out. Target (issue "One rule, on
 place"): at most 10 % at 200 exchanges.
 
 Run: LITELLM_LOCAL_MODEL_COST_MAP=True python benchmarks/bench_acompletion.py [exchanges ...]
-     (default 10 50 200; add 1000 for the long case). Prints; asserts nothing.
+     (default 10 50 200; add 1000 for the long case); --rounds N sets the rounds per
+     case (default 31, and 11 above 200 exchanges). Prints; asserts nothing.
 """
 
 from __future__ import annotations
@@ -155,7 +156,7 @@ def record(hook: Hook, messages: list[dict[str, Any]], target: str) -> None:
             store.put(fingerprints(message), provenance)
 
 
-async def run(sizes: list[int]) -> None:
+async def run(sizes: list[int], rounds: int | None = None) -> None:
     litellm.suppress_debug_info = True
     stand_in = StandInProcess()
     hook = Hook()
@@ -164,9 +165,12 @@ async def run(sizes: list[int]) -> None:
         print(f"{'case':<32} {'exch':>5} {'msgs':>6} {'off ms':>8} {'on ms':>8} {'added':>7}")
         for case in CASES:
             for exchanges in sizes:
-                rounds = 31 if exchanges <= 200 else 11
                 count, off, on, overhead = await measure(
-                    hook, stand_in.base_url, case, exchanges, rounds
+                    hook,
+                    stand_in.base_url,
+                    case,
+                    exchanges,
+                    rounds or (31 if exchanges <= 200 else 11),
                 )
                 mark = "  missed" if exchanges == 200 and overhead > TARGET_OVERHEAD else ""
                 print(
@@ -184,5 +188,27 @@ def _litellm_version() -> str:
     return version("litellm")
 
 
+_USAGE = "usage: bench_acompletion.py [exchanges ...] [--rounds N]"
+
+
+def _arguments(argv: list[str]) -> tuple[list[int], int | None]:
+    """(exchanges, rounds) from the command line; ``SystemExit`` with usage when wrong."""
+    rounds: int | None = None
+    if "--rounds" in argv:
+        at = argv.index("--rounds")
+        try:
+            rounds = int(argv[at + 1])
+        except (IndexError, ValueError):
+            raise SystemExit(_USAGE) from None
+        if rounds < 1:
+            raise SystemExit("--rounds must be at least 1")
+        argv = argv[:at] + argv[at + 2 :]
+    try:
+        sizes = [int(a) for a in argv] or [10, 50, 200]
+    except ValueError:
+        raise SystemExit(_USAGE) from None
+    return sizes, rounds
+
+
 if __name__ == "__main__":
-    asyncio.run(run([int(a) for a in sys.argv[1:]] or [10, 50, 200]))
+    asyncio.run(run(*_arguments(sys.argv[1:])))
