@@ -1,0 +1,111 @@
+"""A provenance the store gives back means what the same stamp on the message means.
+
+The in-process store is asked in the request's one step, key by key, and what it finds
+rides on the request's slot; any other store is asked in one batch between two steps.
+Both must send what the client would have got had it kept the stamps: the same
+messages, the same changes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+from typing import Any
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from litellm_hygiene import resolve_target
+from litellm_hygiene._integration import _request
+from litellm_hygiene._integration._fingerprint import fingerprints, lookup_keys
+from litellm_hygiene._integration._options import HygieneOptions
+from litellm_hygiene._integration._store import MemoryStore, Provenance
+from litellm_hygiene._openai import STAMP_KEY
+from tests.strategies import agent_transcripts, stamps
+
+TARGETS = (
+    "anthropic/claude-sonnet-4-5",
+    "gemini/gemini-2.5-pro",
+    "openai/gpt-4o",
+    "mistral/mistral-large-latest",
+)
+for _model in TARGETS:  # resolved once here: the first lookup in LiteLLM is slow
+    resolve_target(_model)
+
+
+class _BatchStore:
+    """A store of the caller's own (not the in-process one): asked in one batch."""
+
+    def __init__(self, inner: MemoryStore) -> None:
+        self.inner = inner
+
+    def get(self, keys: Sequence[str]) -> Provenance | None:
+        return self.inner.get(keys)
+
+    def put(self, keys: Sequence[str], provenance: Provenance) -> None:
+        self.inner.put(keys, provenance)
+
+    async def aget(self, keys: Sequence[str]) -> Provenance | None:
+        return self.inner.get(keys)
+
+    async def aput(self, keys: Sequence[str], provenance: Provenance) -> None:
+        self.inner.put(keys, provenance)
+
+
+@st.composite
+def _recorded(draw: st.DrawFn) -> tuple[list[dict[str, Any]], list[tuple[int, Provenance]]]:
+    """A transcript with some stamps dropped, and which of its turns a store recorded."""
+    messages = [dict(m) for m in draw(agent_transcripts)]
+    recorded: list[tuple[int, Provenance]] = []
+    for index, message in enumerate(messages):
+        if message["role"] != "assistant":
+            continue
+        if draw(st.booleans()):
+            message.pop(STAMP_KEY, None)  # a client that drops the stamp
+        if draw(st.booleans()):
+            provenance = Provenance.from_stamp(draw(stamps))
+            assert provenance is not None
+            recorded.append((index, provenance))
+    return messages, recorded
+
+
+def _store(messages: list[dict[str, Any]], recorded: list[tuple[int, Provenance]]) -> MemoryStore:
+    store = MemoryStore()
+    for index, provenance in recorded:
+        answer = {k: v for k, v in messages[index].items() if k != STAMP_KEY}
+        store.put(fingerprints(answer), provenance)
+    return store
+
+
+def _stamped(messages: list[dict[str, Any]], store: MemoryStore) -> list[dict[str, Any]]:
+    """The transcript as a client that kept its stamps sends it."""
+    out = []
+    for message in messages:
+        found = None
+        if message["role"] == "assistant" and STAMP_KEY not in message:
+            found = store.get(lookup_keys(message))
+        out.append(message if found is None else {**message, STAMP_KEY: found.as_stamp()})
+    return out
+
+
+@given(case=_recorded(), model=st.sampled_from(TARGETS))
+def test_the_store_s_answer_is_read_as_the_stamp_whichever_path_asks(
+    case: tuple[list[dict[str, Any]], list[tuple[int, Provenance]]], model: str
+) -> None:
+    messages, recorded = case
+    options = HygieneOptions()
+    kwargs = {"model": model, "messages": messages}
+    expected = _request.prepare_request_sync(
+        {"model": model, "messages": _stamped(messages, _store(messages, recorded))},
+        options,
+        None,
+    )
+    one_step = asyncio.run(_request.prepare_request(kwargs, options, _store(messages, recorded)))
+    batched = asyncio.run(
+        _request.prepare_request(kwargs, options, _BatchStore(_store(messages, recorded)))
+    )
+    sync = _request.prepare_request_sync(kwargs, options, _store(messages, recorded))
+    for prepared in (one_step, batched, sync):
+        assert list(prepared.messages) == list(expected.messages)
+        assert prepared.changes == expected.changes
+    assert one_step.restored == batched.restored == sync.restored
