@@ -147,12 +147,13 @@ def _checker(conv: Conversation) -> _Checker:
 
 def _base62(digest: bytes, length: int) -> str:
     """The last ``length`` base-62 digits of the digest, least significant first."""
-    # Only the digest's residue modulo 62**length decides them; two digits at a time.
+    # Only the digest's residue modulo 62**length decides them; two digits at a time
+    # (// and %, not divmod: compiled, they stay machine integers below 2**62).
     number = int.from_bytes(digest, "big") % _POWERS[length]
     chars = []
     for _ in range(length // 2):
-        number, rest = divmod(number, 3844)
-        chars.append(_PAIRS[rest])
+        chars.append(_PAIRS[number % 3844])
+        number //= 3844
     if length % 2:
         chars.append(_BASE62[number])
     return "".join(chars)
