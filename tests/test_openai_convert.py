@@ -523,3 +523,37 @@ def test_tools_keep_their_schema_untouched() -> None:
     assert context.tools[0].parameters == schema
     assert context.tools[0].name == "search"
     assert tools_to_openai(context) == tools
+
+
+_GOOD_STAMP = {"provider": "anthropic", "api": "anthropic-messages", "model": "claude-x"}
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [
+        (_GOOD_STAMP, ("anthropic", "anthropic-messages", "claude-x")),
+        ({"api": "gemini", "model": "gemini-2.5-pro"}, (None, "gemini", "gemini-2.5-pro")),
+        ({"provider": None, "api": None, "model": None}, (None, None, None)),
+        ({}, (None, None, None)),
+        ({**_GOOD_STAMP, "extra": 1}, None),  # a key a stamp never has
+        ({"provider": "anthropic", "model": "m", "other": None}, None),
+        ({"api": "no-such-api", "model": "m"}, None),
+        ({"api": 3, "model": "m"}, None),
+        ({"provider": ["anthropic"], "model": "m"}, None),
+        ({"model": b"m"}, None),
+        ("anthropic", None),
+        (None, None),
+    ],
+)
+def test_a_stamp_is_read_only_when_well_formed(value: Any, expected: Any) -> None:
+    """Only ``provider``, ``api`` and ``model``, each a string or null, ``api`` a known
+    protocol: anything else is not a stamp hygiene wrote, and is not trusted."""
+    from litellm_hygiene._openai._decode import decode_stamp, read_stamp
+
+    assert read_stamp(value) == expected
+    decoded = decode_stamp(value)
+    if expected is None:
+        assert decoded is None
+    else:
+        fields = dict(zip(("provider", "api", "model"), expected, strict=True))
+        assert decoded == {**fields, "stamped": True}

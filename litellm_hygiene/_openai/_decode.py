@@ -47,7 +47,6 @@ response it sees, so when the client sends the history back the next request kno
 which turns are same-model. The stamp is stripped before anything reaches a provider.
 """
 
-_STAMP_KEYS = frozenset({"provider", "api", "model"})
 _CONTENT = ("content",)
 _APIS = frozenset(get_args(Api))
 _RESPONSE_LISTS = ("thinking_blocks", "reasoning_items")
@@ -146,6 +145,7 @@ def _decode_function(msg: dict[str, Any], index: int) -> ToolResultMessage:
 
 
 _NEW: Final = tuple.__new__
+_MISSING: Final[Any] = object()
 
 
 class Stamp(NamedTuple):
@@ -158,9 +158,17 @@ class Stamp(NamedTuple):
 
 def read_stamp(value: Any) -> Stamp | None:
     """Read litellm_hygiene's provenance stamp; ``None`` when it is not well-formed."""
-    if not isinstance(value, dict) or not _STAMP_KEYS.issuperset(value):
+    if not isinstance(value, dict):
         return None
-    provider, api, model = value.get("provider"), value.get("api"), value.get("model")
+    provider = value.get("provider", _MISSING)
+    api = value.get("api", _MISSING)
+    model = value.get("model", _MISSING)
+    # No key but these three: as many of them present as the stamp has keys.
+    if (provider is not _MISSING) + (api is not _MISSING) + (model is not _MISSING) != len(value):
+        return None
+    provider = None if provider is _MISSING else provider
+    api = None if api is _MISSING else api
+    model = None if model is _MISSING else model
     if provider is not None and not isinstance(provider, str):
         return None
     if model is not None and not isinstance(model, str):

@@ -219,9 +219,12 @@ class RuleContext:
 
     def same_model(self, provider: str | None, api: Api, model: str) -> bool:
         """``target.is_same_model``, worked out once per producer in a request."""
-        return self.kept(
-            (provider, api, model), lambda: self.target.is_same_model(provider, api, model)
-        )
+        # Asked once per thinking turn: looked up without building a closure each time.
+        key = (provider, api, model)
+        found = self._kept.get(key)
+        if found is None:
+            found = self._kept[key] = self.target.is_same_model(provider, api, model)
+        return bool(found)
 
 
 class Slot:
