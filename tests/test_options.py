@@ -14,6 +14,7 @@ from litellm_hygiene import ConfigurationError, HygieneCallback, HygieneOptions,
 from litellm_hygiene import TieredStore as Tiered
 from litellm_hygiene._integration import _proxy
 from litellm_hygiene._integration._report import CallReport, ReportBook, headers_for
+from litellm_hygiene._openai import STAMP_KEY
 from litellm_hygiene._overflow import Overflow
 
 
@@ -75,27 +76,35 @@ class _Counting(MemoryStore):
         return await super().aget_many(key_sets)
 
 
+_CLAUDE_STAMP = {"provider": "anthropic", "api": "anthropic-messages", "model": "claude-x"}
+
+
 def _call(call_id: str) -> dict[str, Any]:
     return {"id": call_id, "type": "function", "function": {"name": "f", "arguments": "{}"}}
 
 
 async def test_only_turns_whose_provenance_matters_are_looked_up_in_one_batch() -> None:
+    """With a turn holding opaque data, every unstamped assistant turn may be merged
+    with it (what lies between may go), so each is looked up; without one, none is."""
     store = _Counting()
     callback = HygieneCallback(store=store)
     signed = {"type": "thinking", "thinking": "t", "signature": "c2ln"}
-    history = [
+    history: list[dict[str, Any]] = [
         {"role": "user", "content": "hi"},
         {"role": "assistant", "content": None, "tool_calls": [_call("call_1")]},  # plain
         {"role": "tool", "tool_call_id": "call_1", "content": "1"},
         {"role": "assistant", "content": "a", "thinking_blocks": [signed]},  # opaque
         {"role": "user", "content": "more"},
         {"role": "assistant", "content": "b"},  # plain, but merges with the next
-        {"role": "assistant", "content": "c"},
+        {"role": "assistant", "content": "c", STAMP_KEY: dict(_CLAUDE_STAMP)},  # stamped
         {"role": "user", "content": "end"},
     ]
     kwargs = {"model": "mistral/mistral-large-latest", "messages": history}
     await callback.async_pre_call_deployment_hook(kwargs, "acompletion")
-    assert [len(call) for call in store.asked] == [3]  # turns 3, 5 and 6, in one call
+    assert [len(call) for call in store.asked] == [3]  # turns 1, 3 and 5, in one call
+    plain = [m for m in history if "thinking_blocks" not in m]
+    await callback.async_pre_call_deployment_hook({**kwargs, "messages": plain}, "acompletion")
+    assert [len(call) for call in store.asked] == [3]  # nothing opaque: nothing asked
 
 
 def test_defaults_are_fail_open_with_an_in_process_store() -> None:

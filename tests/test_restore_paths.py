@@ -109,3 +109,35 @@ def test_the_store_s_answer_is_read_as_the_stamp_whichever_path_asks(
         assert list(prepared.messages) == list(expected.messages)
         assert prepared.changes == expected.changes
     assert one_step.restored == batched.restored == sync.restored
+
+
+def test_a_turn_without_thinking_is_looked_up_when_a_merge_can_reach_thinking() -> None:
+    """Found by the property test above: turns 3 and 5 share an id, so the store knows
+    both as Claude's. The empty user turns between them go, the four assistant turns
+    merge, and a merge with another model's turn drops turn 1's thinking. Turn 3 has no
+    thinking and no assistant neighbour as sent, yet its provenance decides that."""
+    call = {"id": "tool:aa", "type": "function", "function": {"name": "f", "arguments": "{}"}}
+    messages: list[dict[str, Any]] = [
+        {"role": "assistant", "content": ""},
+        {
+            "role": "assistant",
+            "content": None,
+            "thinking_blocks": [{"type": "thinking", "thinking": "", "signature": "c2ln"}],
+        },
+        {"role": "user", "content": ""},
+        {"role": "assistant", "content": "", "tool_calls": [call]},
+        {"role": "user", "content": ""},
+        {"role": "assistant", "content": "", "tool_calls": [dict(call)]},
+    ]
+    claude = Provenance("anthropic", "anthropic-messages", "claude-sonnet-4-5")
+    store = _store(messages, [(5, claude)])
+    kwargs = {"model": "gemini/gemini-2.5-pro", "messages": messages}
+    expected = _request.prepare_request_sync(
+        {**kwargs, "messages": _stamped(messages, store)}, HygieneOptions(), None
+    )
+    prepared = _request.prepare_request_sync(
+        kwargs, HygieneOptions(), _store(messages, [(5, claude)])
+    )
+    assert list(prepared.messages) == list(expected.messages)
+    assert not any("thinking_blocks" in m for m in prepared.messages)
+    assert prepared.restored == 2

@@ -254,28 +254,23 @@ def _policy(target: TargetModel, options: HygieneOptions) -> Policy:
     return policy.model_copy(update={"unknown_provenance": options.unknown_provenance})
 
 
-def _provenance_matters(conv: Conversation, index: int) -> bool:
-    """Whether a turn's provenance can change what is sent.
+def _lookups(conv: Conversation) -> list[int]:
+    """The unstamped assistant turns to look up (and hash): those whose provenance matters.
 
-    It decides only whether a turn's opaque data (thinking, signatures, response-only
-    fields) is replayed, and whether two adjacent assistant turns merge as one model's.
-    A turn with neither is not looked up (and not hashed).
+    Provenance decides whether a turn's opaque data (thinking, signatures,
+    response-only fields) is replayed, and how two assistant turns merge: a merge of
+    turns judged differently treats both as another model's. So it matters for every
+    assistant turn once any assistant turn holds opaque data (a turn without any can
+    still be merged with that one: the turns between them may go, as empty or failed
+    ones do), and for none otherwise.
     """
     slots = conv.slots
-    if slots[index].facts.flags & OPAQUE:
-        return True
-    neighbours = (index - 1, index + 1)
-    return any(0 <= i < len(slots) and slots[i].facts.role == "assistant" for i in neighbours)
-
-
-def _lookups(conv: Conversation) -> list[int]:
-    """Unstamped assistant turns whose provenance matters: the ones to look up."""
+    if not any(s.facts.role == "assistant" and s.facts.flags & OPAQUE for s in slots):
+        return []
     return [
         index
-        for index, slot in enumerate(conv.slots)
-        if slot.facts.role == "assistant"
-        and not slot.facts.flags & STAMPED
-        and _provenance_matters(conv, index)
+        for index, slot in enumerate(slots)
+        if slot.facts.role == "assistant" and not slot.facts.flags & STAMPED
     ]
 
 
