@@ -25,6 +25,11 @@ from litellm_hygiene import (
     transform_messages,
     validate_messages,
 )
+from litellm_hygiene._openai._wire import OPENAI
+from litellm_hygiene._pipeline import context_for
+from litellm_hygiene._rules import Conversation
+from litellm_hygiene._rules._base import read_slots
+from litellm_hygiene._rules.tool_pairing import ToolPairing
 
 from .strategies import agent_transcripts
 from .test_rules_properties import SETTINGS, TARGETS, _readable
@@ -268,3 +273,38 @@ def test_a_legacy_function_result_answering_a_renamed_call_follows_it(model: str
     calls, _ = _ids(out)
     answers = [m["tool_call_id"] for m in out if m["role"] in ("tool", "function")]
     assert answers == calls
+
+
+@pytest.mark.parametrize(
+    "model",
+    ["openrouter/mistralai/mistral-large", "anthropic/claude-sonnet-4-5", "gemini/gemini-2.5-pro"],
+)
+def test_a_legacy_function_result_under_another_form_of_its_call_id_is_readdressed(
+    model: str,
+) -> None:
+    """Found by an unseeded property run: LiteLLM drops a ``__thought__`` signature from a
+    ``tool`` result's id but not from a ``function`` result's, so a function result is
+    readdressed to the call's pairing key, not to its id as given (which left it
+    unanswered, and the rule finding it again in its own fix)."""
+
+    def call(call_id: str) -> dict[str, Any]:
+        return {"id": call_id, "function": {"name": "", "arguments": "{}"}}
+
+    messages: list[dict[str, Any]] = [
+        {"role": "user", "content": "q"},
+        {
+            "role": "assistant",
+            "content": None,
+            "tool_calls": [call("call_0000"), call("call_1000__thought__"), call("call_0000")],
+        },
+        {"role": "user", "content": ""},
+        {"role": "function", "name": "", "content": None, "tool_call_id": "call_1000__thought__"},
+    ]
+    target = resolve_target(model)
+    ctx = context_for(target)
+    conv = Conversation(read_slots(messages, ctx, OPENAI), ctx, OPENAI)
+    rule = ToolPairing()
+    found = rule.find(conv)
+    assert found
+    assert rule.find(rule.fix(conv, found)) == []
+    _checked(model, messages)
