@@ -125,6 +125,11 @@ _ID_EVIDENCE: Final[dict[str, frozenset[Api]]] = {
 """Evidence of a call id's prefix (up to and including its first ``_``)."""
 
 
+Call = tuple[str, str, str]
+"""A call as LiteLLM sends it: (pairing key, id as sent, id as given). Legacy
+``function_call`` pairs by name: key ``"\\0function:<name>"``, no id."""
+
+
 @dataclass(frozen=True, slots=True)
 class WirePlan:
     """What LiteLLM does with ids and signatures for one target, resolved once.
@@ -143,17 +148,20 @@ class WirePlan:
     whole_id_sent: bool
     pairs_whole_id: bool
 
-    def sent_id(self, raw: str) -> str:
-        """A tool-call id as the provider receives it."""
-        if self.whole_id_sent or THOUGHT_SEPARATOR not in raw:
-            return raw
-        return raw.split(THOUGHT_SEPARATOR, 1)[0]
+    def call(self, raw: str, cut: int) -> Call:
+        """A tool-call id as LiteLLM uses it: (pairing key, id as sent, id as given).
+
+        ``cut`` is where ``raw`` holds the ``__thought__`` separator (``raw.find``), or
+        -1: the readers find it once, and also flag the signature by it.
+        """
+        if cut < 0:
+            return (raw, raw, raw)
+        bare = raw[:cut]
+        return (raw if self.pairs_whole_id else bare, raw if self.whole_id_sent else bare, raw)
 
     def pairing_key(self, raw: str) -> str:
         """The key LiteLLM pairs results with calls by."""
-        if self.pairs_whole_id or THOUGHT_SEPARATOR not in raw:
-            return raw
-        return raw.split(THOUGHT_SEPARATOR, 1)[0]
+        return self.call(raw, raw.find(THOUGHT_SEPARATOR))[0]
 
 
 def wire_plan(target: TargetModel) -> WirePlan:
@@ -169,11 +177,6 @@ def wire_plan(target: TargetModel) -> WirePlan:
         gemini = target.provider == "gemini" or "gemini" in model
     native = gemini and target.api == "gemini"
     return WirePlan(gemini_model=gemini, whole_id_sent=gemini and not native, pairs_whole_id=gemini)
-
-
-Call = tuple[str, str, str]
-"""A call as LiteLLM sends it: (pairing key, id as sent, id as given). Legacy
-``function_call`` pairs by name: key ``"\\0function:<name>"``, no id."""
 
 
 class Facts(NamedTuple):
@@ -298,8 +301,6 @@ def _calls(raw_calls: list[Any], index: int, plan: WirePlan) -> tuple[list[Call]
     """The calls of ``tool_calls`` as sent, and the flags they add."""
     calls: list[Call] = []
     flags = 0
-    whole_sent = plan.whole_id_sent
-    whole_paired = plan.pairs_whole_id
     for position, call in enumerate(raw_calls):
         function = call.get("function") if type(call) is dict else None
         if (
@@ -315,10 +316,7 @@ def _calls(raw_calls: list[Any], index: int, plan: WirePlan) -> tuple[list[Call]
         cut = raw.find(THOUGHT_SEPARATOR)
         if cut >= 0:
             flags |= SIGNED_ID | OPAQUE
-            bare = raw[:cut]
-            calls.append((raw if whole_paired else bare, raw if whole_sent else bare, raw))
-        else:
-            calls.append((raw, raw, raw))
+        calls.append(plan.call(raw, cut))
         if _PSF in call or _PSF in function:
             flags |= OPAQUE
     return calls, flags
@@ -441,13 +439,8 @@ def _result(msg: dict[str, Any], index: int, role: str, plan: WirePlan) -> Facts
                     index, "tool_call_id", f"expected a string, got {type(raw).__name__}"
                 )
         cut = raw.find(THOUGHT_SEPARATOR)
-        if cut < 0:
-            key = sent = given = raw
-            flags = 0
-        else:
-            bare, given, flags = raw[:cut], raw, SIGNED_ID
-            key = raw if plan.pairs_whole_id else bare
-            sent = raw if plan.whole_id_sent else bare
+        key, sent, given = plan.call(raw, cut)
+        flags = SIGNED_ID if cut >= 0 else 0
     else:
         name = msg.get("name")
         if not isinstance(name, str):
