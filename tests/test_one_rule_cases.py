@@ -41,6 +41,11 @@ def _call(call_id: str) -> dict[str, Any]:
     return {"id": call_id, "type": "function", "function": {"name": "f", "arguments": "{}"}}
 
 
+def _bare_call(call_id: str) -> dict[str, Any]:
+    """A call as the property strategies write it: no ``type``, an empty name."""
+    return {"id": call_id, "function": {"name": "", "arguments": "{}"}}
+
+
 def _exchange(
     call_id: str, content: Any = "x", result_id: str | None = None, **extra: Any
 ) -> list[dict[str, Any]]:
@@ -257,15 +262,12 @@ def test_foreign_thinking_is_never_joined_to_blank_text(model: str, content: Any
 def test_a_legacy_function_result_answering_a_renamed_call_follows_it(model: str) -> None:
     """Found by a seeded 600-example run: a repeated id, answered by a ``function`` result."""
 
-    def call(call_id: str) -> dict[str, Any]:
-        return {"id": call_id, "function": {"name": "", "arguments": "{}"}}
-
     messages: list[dict[str, Any]] = [
         {"role": "system", "content": ""},
         {
             "role": "assistant",
             "content": None,
-            "tool_calls": [call("call_0000"), call("toolu_000000"), call("toolu_000000")],
+            "tool_calls": [_bare_call(i) for i in ("call_0000", "toolu_000000", "toolu_000000")],
         },
         {"role": "function", "name": "", "content": None, "tool_call_id": "toolu_000000"},
     ]
@@ -287,15 +289,14 @@ def test_a_legacy_function_result_under_another_form_of_its_call_id_is_readdress
     readdressed to the call's pairing key, not to its id as given (which left it
     unanswered, and the rule finding it again in its own fix)."""
 
-    def call(call_id: str) -> dict[str, Any]:
-        return {"id": call_id, "function": {"name": "", "arguments": "{}"}}
-
     messages: list[dict[str, Any]] = [
         {"role": "user", "content": "q"},
         {
             "role": "assistant",
             "content": None,
-            "tool_calls": [call("call_0000"), call("call_1000__thought__"), call("call_0000")],
+            "tool_calls": [
+                _bare_call(i) for i in ("call_0000", "call_1000__thought__", "call_0000")
+            ],
         },
         {"role": "user", "content": ""},
         {"role": "function", "name": "", "content": None, "tool_call_id": "call_1000__thought__"},
