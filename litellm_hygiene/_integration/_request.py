@@ -213,7 +213,7 @@ def _finish(
 ) -> Prepared:
     messages: Sequence[Any] = kwargs["messages"]
     target = conv.ctx.target
-    conv, restored = _with_stamps(conv, looked_up, found)
+    restored = _restore(conv, looked_up, found)
     result = sanitize_read(conv)
     trim = trim_request(result.messages, kwargs, target, options, conv.ctx.policy)
     if not result.report.changed and not restored and trim is None:
@@ -277,10 +277,10 @@ def _lookups(conv: Conversation) -> list[int]:
 _UNREAD: Any = object()
 
 
-def _with_stamps(
+def _restore(
     conv: Conversation, looked_up: Sequence[int], found: Sequence[Provenance | None]
-) -> tuple[Conversation, int]:
-    """The request with the store's provenance on the turns it found, and their number.
+) -> int:
+    """Put the store's provenance on the turns it found; how many it found.
 
     The provenance rides on each turn's slot (``Slot.restored``), where the rules read
     it as they read a stamp on the message: the caller's message is not copied to
@@ -297,7 +297,7 @@ def _with_stamps(
             stamp = stamps[prov] = read_stamp(prov.as_stamp())  # as on the wire
         conv.slots[index].restored = stamp
         restored += 1
-    return conv, restored
+    return restored
 
 
 def _str_or_none(value: Any) -> str | None:
