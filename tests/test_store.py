@@ -19,13 +19,15 @@ from typing import Any
 
 import pytest
 import redis
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from litellm.types.utils import ChatCompletionMessageToolCall, Function, Message
 from openai.types.chat import ChatCompletionMessage
 
 from litellm_hygiene._errors import ConfigurationError
 from litellm_hygiene._integration._fingerprint import (
+    _candidates,
+    _first_of_each_kind,
     fingerprints,
     iter_lookup_keys,
     lookup_keys,
@@ -245,6 +247,72 @@ def test_lookup_keys_find_what_every_fingerprint_finds(
     # One by one, as the in-process store reads them, they are the same keys.
     assert tuple(iter_lookup_keys(returned)) == keys
     assert store.get_many([iter_lookup_keys(returned)]) == [store.get(keys)]
+
+
+_TOKENS = st.sampled_from(["", " ", "a", "b", "QUJD", "call_1__thought__U0lH", None, 7])
+
+
+def _maybe(draw: st.DrawFn, value: Any) -> Any:
+    """``value`` mostly, else something in its place a client might send instead."""
+    odd = st.sampled_from([None, "x", [value] if value else []])
+    return draw(st.one_of(st.just(value), st.just(value), st.just(value), odd))
+
+
+@st.composite
+def _turns_for_lookup(draw: st.DrawFn) -> dict[str, Any]:
+    """Assistant turns with every place a lookup token can hide, empty or odd ones too."""
+    psf = st.one_of(
+        st.none(),
+        st.fixed_dictionaries(
+            {},
+            optional={
+                "thought_signature": _TOKENS,
+                "thought_signatures": st.one_of(_TOKENS, st.lists(_TOKENS, max_size=3)),
+            },
+        ),
+    )
+    call = st.fixed_dictionaries(
+        {},
+        optional={
+            "id": _TOKENS,
+            "provider_specific_fields": psf,
+            "function": st.fixed_dictionaries({}, optional={"provider_specific_fields": psf}),
+        },
+    )
+    block = st.fixed_dictionaries({}, optional={"signature": _TOKENS, "data": _TOKENS})
+    item = st.fixed_dictionaries({}, optional={"encrypted_content": _TOKENS, "id": _TOKENS})
+    text_part = st.fixed_dictionaries({"type": st.just("text"), "text": _TOKENS})
+    msg: dict[str, Any] = {"role": "assistant"}
+    for key, strategy in (
+        ("tool_calls", st.lists(st.one_of(call, call, _TOKENS), max_size=3)),
+        ("thinking_blocks", st.lists(st.one_of(block, block, _TOKENS), max_size=2)),
+        ("reasoning_items", st.lists(st.one_of(item, item, _TOKENS), max_size=3)),
+        ("provider_specific_fields", psf),
+        ("content", st.one_of(_TOKENS, st.lists(text_part, max_size=2))),
+    ):
+        if draw(st.booleans()):
+            msg[key] = _maybe(draw, draw(strategy))
+    return msg
+
+
+@settings(max_examples=400)  # cheap: a few microseconds an example
+@given(_turns_for_lookup())
+def test_the_lookup_tokens_are_the_first_candidate_of_each_kind(msg: dict[str, Any]) -> None:
+    """The direct reader gives what the candidates give, first of each kind, in order."""
+    expected: dict[str, str] = {}
+    for kind, token in _candidates(msg):
+        expected.setdefault(kind, token)
+    assert _first_of_each_kind(msg) == list(expected.items())
+
+
+def test_the_lookup_tokens_keep_the_order_of_reasoning_items() -> None:
+    """An item id before any encrypted item comes before the signature, as in the
+    fingerprints; an encrypted item before it, after."""
+    later = {"role": "assistant", "reasoning_items": [{"id": "r1"}, {"encrypted_content": "E"}]}
+    earlier = {"role": "assistant", "reasoning_items": [{"encrypted_content": "E", "id": "r1"}]}
+    assert [kind for kind, _ in _first_of_each_kind(later)] == ["ri", "sig"]
+    assert [kind for kind, _ in _first_of_each_kind(earlier)] == ["sig", "ri"]
+    assert _kinds(lookup_keys(later)) == ["ri", "sig"]
 
 
 def test_the_in_process_store_makes_no_key_past_its_first_hit() -> None:

@@ -182,8 +182,74 @@ def iter_lookup_keys(message: Any) -> Iterator[str]:
     msg = _as_dict(message)
     if msg is None or msg.get("role") != "assistant":
         return
-    kinds: set[str] = set()
-    for kind, value in _candidates(msg):
-        if kind not in kinds:
-            kinds.add(kind)
-            yield _key(kind, value)
+    for kind, value in _first_of_each_kind(msg):
+        yield _key(kind, value)
+
+
+def _first_of_each_kind(msg: dict[str, Any]) -> list[tuple[str, str]]:
+    """The first of :func:`_candidates` of each kind, in their order, read directly.
+
+    What ``_candidates`` gives, keeping the first token of each kind; found without
+    walking every id, signature and reasoning item of the turn (this runs for every
+    unstamped assistant turn of every request, the candidates only for each response).
+    """
+    found: list[tuple[str, str]] = []
+    calls = msg.get("tool_calls")
+    calls = calls if isinstance(calls, list | tuple) else ()
+    for call in calls:
+        if isinstance(call, dict) and (raw := _text(call.get("id"))) is not None:
+            found.append(("tc", raw))  # a call's whole id comes before its head
+            break
+    signature = _first_signature(msg, calls)
+    if signature is not None:
+        found.append(("sig", signature))
+    items = msg.get("reasoning_items")
+    for item in items if isinstance(items, list | tuple) else ():
+        if not isinstance(item, dict):
+            continue
+        encrypted = _text(item.get("encrypted_content"))
+        if encrypted is not None and signature is None:
+            signature = encrypted
+            found.append(("sig", encrypted))
+        item_id = _text(item.get("id"))
+        if item_id is not None:
+            found.append(("ri", item_id))
+            break  # any later signature of an item is not the first of its kind
+    if signature is None and items:
+        signature = _first_item_signature(items)
+        if signature is not None:
+            found.append(("sig", signature))
+    text = _content_text(msg.get("content"))
+    if text is not None:
+        found.append(("tx", text))
+    return found
+
+
+def _first_signature(msg: dict[str, Any], calls: Any) -> str | None:
+    """The first signature before the reasoning items (thinking blocks, then Gemini's)."""
+    blocks = msg.get("thinking_blocks")
+    for block in blocks if isinstance(blocks, list | tuple) else ():
+        if isinstance(block, dict):
+            token = _text(block.get("signature")) or _text(block.get("data"))
+            if token is not None:
+                return token
+    for _, token in _psf_signatures(msg.get(_PSF)):
+        return token
+    for call in calls:
+        if not isinstance(call, dict):
+            continue
+        for _, token in _psf_signatures(call.get(_PSF)):
+            return token
+        function = call.get("function")
+        if isinstance(function, dict):
+            for _, token in _psf_signatures(function.get(_PSF)):
+                return token
+    return None
+
+
+def _first_item_signature(items: Any) -> str | None:
+    """The first encrypted reasoning item, when it follows the first item id."""
+    for item in items if isinstance(items, list | tuple) else ():
+        if isinstance(item, dict) and (encrypted := _text(item.get("encrypted_content"))):
+            return encrypted
+    return None
