@@ -5,13 +5,13 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 
 from litellm_hygiene import context_from_json, context_to_json, from_openai, to_openai
 
 from .strategies import transcripts
 
-SETTINGS = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=300, deadline=None)
 
 
 @SETTINGS

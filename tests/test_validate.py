@@ -12,7 +12,7 @@ from typing import Any, get_args
 
 import litellm
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from PIL import Image
 
 from litellm_hygiene import STAMP_KEY
@@ -1349,7 +1349,7 @@ def test_junk_never_raises(messages: Any, model: str) -> None:
         assert isinstance(violation, Violation)
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=60, deadline=None)
 @given(transcripts)
 def test_any_transcript_is_checked_without_mutation(messages: list[dict[str, Any]]) -> None:
     for model in (ANTHROPIC, GEMINI, RESPONSES, MISTRAL):
