@@ -89,16 +89,12 @@ def _content_text(content: Any) -> str | None:
     return text.strip() or None
 
 
-def _candidates(msg: dict[str, Any]) -> Iterator[tuple[str, str]]:
-    """(kind, token) pairs, strongest first (see :func:`fingerprints`).
+def _call_ids(calls: list[dict[str, Any]]) -> Iterator[tuple[str, str]]:
+    """Each tool-call id, and for LiteLLM's Gemini ids also the id without its signature.
 
-    Each is found as it is asked for: a lookup that stops at its first hit reads no
-    further.
+    A client may keep the full ``call_<hex>__thought__<sig>`` id or only the part a
+    strict schema lets through; either must find the response.
     """
-    calls = _dicts(msg.get("tool_calls"))
-    # Each tool-call id, and for LiteLLM's Gemini ids also the id without its
-    # signature: a client may keep the full ``call_<hex>__thought__<sig>`` id or only the
-    # part a strict schema lets through; either must find the response.
     for call in calls:
         raw = _text(call.get("id"))
         if raw is not None:
@@ -106,17 +102,28 @@ def _candidates(msg: dict[str, Any]) -> Iterator[tuple[str, str]]:
             head, signature = split_id(raw)
             if signature is not None:
                 yield "tc", head
+
+
+def _signatures(msg: dict[str, Any], calls: list[dict[str, Any]]) -> Iterator[tuple[str, str]]:
+    """Every signature outside reasoning items, in order.
+
+    Thinking-block signatures (``data`` of redacted blocks), then Gemini's signatures on
+    the message and on each tool call (or its function).
+    """
     for block in _dicts(msg.get("thinking_blocks")):
         token = _text(block.get("signature")) or _text(block.get("data"))
         if token is not None:
             yield "sig", token
-    # Gemini's signatures on the message and on each tool call (or its function).
     yield from _psf_signatures(msg.get(_PSF))
     for call in calls:
         yield from _psf_signatures(call.get(_PSF))
         function = call.get("function")
         if isinstance(function, dict):
             yield from _psf_signatures(function.get(_PSF))
+
+
+def _reasoning_items(msg: dict[str, Any]) -> Iterator[tuple[str, str]]:
+    """Each Responses reasoning item's encrypted content, then its id."""
     for item in _dicts(msg.get("reasoning_items")):
         encrypted = _text(item.get("encrypted_content"))
         if encrypted is not None:
@@ -124,6 +131,14 @@ def _candidates(msg: dict[str, Any]) -> Iterator[tuple[str, str]]:
         item_id = _text(item.get("id"))
         if item_id is not None:
             yield "ri", item_id
+
+
+def _candidates(msg: dict[str, Any]) -> Iterator[tuple[str, str]]:
+    """(kind, token) pairs, strongest first (see :func:`fingerprints`)."""
+    calls = _dicts(msg.get("tool_calls"))
+    yield from _call_ids(calls)
+    yield from _signatures(msg, calls)
+    yield from _reasoning_items(msg)
     text = _content_text(msg.get("content"))
     if text is not None:
         yield "tx", text
@@ -186,70 +201,31 @@ def iter_lookup_keys(message: Any) -> Iterator[str]:
         yield _key(kind, value)
 
 
-def _first_of_each_kind(msg: dict[str, Any]) -> list[tuple[str, str]]:
-    """The first of :func:`_candidates` of each kind, in their order, read directly.
+def _first_of_each_kind(msg: dict[str, Any]) -> Iterator[tuple[str, str]]:
+    """The first of :func:`_candidates` of each kind, in their order, as asked for.
 
-    What ``_candidates`` gives, keeping the first token of each kind; found without
-    walking every id, signature and reasoning item of the turn (this runs for every
-    unstamped assistant turn of every request, the candidates only for each response).
+    Read from the same places, in the same order, stopping at the first token of each
+    kind instead of walking every id, signature and reasoning item of the turn (this
+    runs for every unstamped assistant turn of every request, the candidates only for
+    each response); a lookup that stops at its first hit reads no further.
     """
-    found: list[tuple[str, str]] = []
-    calls = msg.get("tool_calls")
-    calls = calls if isinstance(calls, list | tuple) else ()
-    for call in calls:
-        if isinstance(call, dict) and (raw := _text(call.get("id"))) is not None:
-            found.append(("tc", raw))  # a call's whole id comes before its head
-            break
-    signature = _first_signature(msg, calls)
+    calls = _dicts(msg.get("tool_calls"))
+    kinds: set[str] = set()
+    call_id = next(_call_ids(calls), None)
+    if call_id is not None:
+        kinds.add("tc")
+        yield call_id
+    signature = next(_signatures(msg, calls), None)
     if signature is not None:
-        found.append(("sig", signature))
-    items = msg.get("reasoning_items")
-    for item in items if isinstance(items, list | tuple) else ():
-        if not isinstance(item, dict):
-            continue
-        encrypted = _text(item.get("encrypted_content"))
-        if encrypted is not None and signature is None:
-            signature = encrypted
-            found.append(("sig", encrypted))
-        item_id = _text(item.get("id"))
-        if item_id is not None:
-            found.append(("ri", item_id))
-            break  # any later signature of an item is not the first of its kind
-    if signature is None and items:
-        signature = _first_item_signature(items)
-        if signature is not None:
-            found.append(("sig", signature))
+        kinds.add("sig")
+        yield signature
+    # Reasoning items hold signatures and item ids, interleaved: the first of each.
+    for kind, token in _reasoning_items(msg):
+        if kind not in kinds:
+            kinds.add(kind)
+            yield kind, token
+            if "sig" in kinds and "ri" in kinds:
+                break
     text = _content_text(msg.get("content"))
     if text is not None:
-        found.append(("tx", text))
-    return found
-
-
-def _first_signature(msg: dict[str, Any], calls: Any) -> str | None:
-    """The first signature before the reasoning items (thinking blocks, then Gemini's)."""
-    blocks = msg.get("thinking_blocks")
-    for block in blocks if isinstance(blocks, list | tuple) else ():
-        if isinstance(block, dict):
-            token = _text(block.get("signature")) or _text(block.get("data"))
-            if token is not None:
-                return token
-    for _, token in _psf_signatures(msg.get(_PSF)):
-        return token
-    for call in calls:
-        if not isinstance(call, dict):
-            continue
-        for _, token in _psf_signatures(call.get(_PSF)):
-            return token
-        function = call.get("function")
-        if isinstance(function, dict):
-            for _, token in _psf_signatures(function.get(_PSF)):
-                return token
-    return None
-
-
-def _first_item_signature(items: Any) -> str | None:
-    """The first encrypted reasoning item, when it follows the first item id."""
-    for item in items if isinstance(items, list | tuple) else ():
-        if isinstance(item, dict) and (encrypted := _text(item.get("encrypted_content"))):
-            return encrypted
-    return None
+        yield "tx", text
