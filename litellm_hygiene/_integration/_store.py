@@ -19,10 +19,10 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol, get_args, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 from .._errors import ConfigurationError
-from .._messages import Api
+from .._openai._decode import read_stamp
 
 __all__ = [
     "MemoryStore",
@@ -35,9 +35,6 @@ __all__ = [
 ]
 
 logger = logging.getLogger("litellm_hygiene")
-
-_FIELDS = ("provider", "api", "model")
-_APIS = frozenset(get_args(Api))
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,19 +59,22 @@ class Provenance:
     def from_stamp(cls, stamp: Any) -> Provenance | None:
         """Read a stamp (or a stored value); ``None`` unless it is well-formed.
 
-        A stamp has only the keys ``provider``, ``api`` and ``model``, each a string or
-        ``None``, at least one of them set, and ``api`` one of the known protocols, as
-        the decoder demands of a stamp: anything else is not ours to trust.
+        Well-formed as the wire reader demands of a stamp on a message
+        (:func:`~litellm_hygiene._openai._decode.read_stamp`: only the keys
+        ``provider``, ``api`` and ``model``, each a string or ``None``, ``api`` one of
+        the known protocols), and with at least one of them set: anything else is not
+        ours to trust.
         """
-        if not isinstance(stamp, Mapping) or not set(stamp) <= set(_FIELDS):
+        if isinstance(stamp, Mapping) and not isinstance(stamp, dict):
+            stamp = dict(stamp)
+        read = read_stamp(stamp)
+        if read is None or read == _UNKNOWN:
             return None
-        provider, api, model = (stamp.get(name) for name in _FIELDS)
-        values = (provider, api, model)
-        if not all(v is None or isinstance(v, str) for v in values) or values == (None,) * 3:
-            return None
-        if api is not None and api not in _APIS:
-            return None
-        return cls(provider, api, model)
+        return cls(*read)
+
+
+_UNKNOWN = (None, None, None)
+"""A stamp that names no part of its producer."""
 
 
 @runtime_checkable
