@@ -163,6 +163,15 @@ class WirePlan:
         """The key LiteLLM pairs results with calls by."""
         return self.call(raw, raw.find(THOUGHT_SEPARATOR))[0]
 
+    def answer_id(self, given: str, tool: bool) -> str:
+        """The id a result carries to answer the call whose id is ``given``.
+
+        LiteLLM reads a ``tool`` result's id as it reads its call's (a signature dropped
+        where the call's is), so it carries the call's id as given; it pairs a legacy
+        ``function`` result's ``tool_call_id`` as it is, so that one carries the key.
+        """
+        return given if tool else self.pairing_key(given)
+
 
 def wire_plan(target: TargetModel) -> WirePlan:
     """The :class:`WirePlan` of ``target``.

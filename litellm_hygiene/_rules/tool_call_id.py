@@ -350,9 +350,7 @@ class _Renamer:
                 # it follows its call's new id, and the next result answers the next call.
                 wire_id = _pop(self.batch, facts.result)
                 if wire_id is not None:
-                    # Its id is paired as it is (LiteLLM drops a signature only from a
-                    # tool result's id): it takes the call's key, not the id as given.
-                    wire_id = self.conv.ctx.plan.pairing_key(wire_id)
+                    wire_id = self.conv.ctx.plan.answer_id(wire_id, tool=False)
                 if wire_id is not None and wire_id != facts.result:
                     slot = self._with_ids(slot, {}, wire_id)
             elif facts.role != "tool":

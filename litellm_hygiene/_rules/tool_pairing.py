@@ -323,10 +323,8 @@ class ToolPairing(Rule):
             elif isinstance(step[0], int):
                 position, call = step
                 slot = conv.slots[position]
-                # A tool result's id is paired as LiteLLM reads it (without the
-                # signature where LiteLLM drops it): it takes the call's id as given. A
-                # legacy function result's id is paired as it is: it takes the key.
-                new_id = call[2] if slot.facts.result_id is not None else call[0]
+                tool = slot.facts.result_id is not None  # else a legacy function result
+                new_id = conv.ctx.plan.answer_id(call[2], tool)
                 out.append(conv.edited(slot, conv.wire.with_ids(slot.raw, {}, new_id)))
             else:
                 out.append(conv.slot_for(_result_for(step)))
