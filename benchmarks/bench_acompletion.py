@@ -3,21 +3,28 @@
 Each request goes through LiteLLM's real request path (transformation, HTTP client,
 response parsing, logging) to the local provider stand-in, run in its own process on
 127.0.0.1 so the stand-in's work never shares this interpreter. Each round sends the
-same request once with the callback registered and once without, and a third time
-without it but carrying what the hook sends (its messages captured once, before the
-rounds), in an order that turns every round; the overhead is the median over rounds of
-``(on - off) / off``, a ratio taken at one moment, so the load of a shared machine
-cancels out. Target (issue "One rule, one place"): at most 10 % at 200 exchanges.
+same request once with the callback registered (``on``) and once without (``off``), and
+a third time (``sent``) with a callback on the same entry point that hands LiteLLM the
+messages the hook sends (captured once, through the shipped callback, before the
+rounds), in an order that turns every round (every order of the three in turn: round
+counts that are multiples of 6 give each the same share). The overhead is the median
+over rounds of ``(on - off) / off``, a ratio taken at one moment, so the load of a
+shared machine cancels out. Target (issue "One rule, one place"): at most 10 % at 200
+exchanges.
 
-The third request splits that overhead in two: ``body``, the median of ``(sent - off) /
-off``, is what LiteLLM and the stand-in spend more (or less) on hygiene's messages than
-on the caller's (a Mistral request gains a turn between tool results and the next user
-turn, and LiteLLM's Mistral path costs about 50 us a message); ``hook``, the median of
-``(on - sent) / off``, is the hook's own work inside LiteLLM's request.
+The third request splits that overhead in two. It goes through all that the hook's does
+but the hook's own work: LiteLLM's steps before the hook see the caller's messages, the
+callback dispatch runs, and LiteLLM then sends hygiene's messages. ``body``, the median
+of ``(sent - off) / off``, is what LiteLLM and the stand-in spend more (or less) on
+hygiene's messages than on the caller's, plus the dispatch of one callback (a Mistral
+request gains a turn between tool results and the next user turn, and LiteLLM's
+Mistral path costs about 80 us a message); ``hook``, the median of ``(on - sent) /
+off``, is the hook's own work inside LiteLLM's request (the rewrite, its report in the
+request's metadata, its metrics, and its work after the call).
 
 Run: LITELLM_LOCAL_MODEL_COST_MAP=True python benchmarks/bench_acompletion.py [exchanges ...]
      (default 10 50 200; add 1000 for the long case); --rounds N sets the rounds per
-     case (default 31, and 11 above 200 exchanges). Prints; asserts nothing.
+     case (default 30, and 12 above 200 exchanges). Prints; asserts nothing.
 """
 
 from __future__ import annotations
@@ -37,6 +44,7 @@ os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import litellm
+from litellm.integrations.custom_logger import CustomLogger
 from machine import describe
 from transcripts import MODELS, Source, agent_transcript
 
@@ -93,11 +101,11 @@ class StandInProcess:
             self.process.wait()
 
 
-class Hook:
+class Registration:
     """Registers and unregisters one callback, from every list LiteLLM copied it into."""
 
-    def __init__(self, callback: HygieneCallback | None = None) -> None:
-        self.callback = callback or HygieneCallback()
+    def __init__(self, callback: CustomLogger) -> None:
+        self.callback = callback
 
     def on(self) -> None:
         litellm.callbacks = [self.callback]
@@ -107,6 +115,15 @@ class Hook:
             value = getattr(litellm, name, None)
             if isinstance(value, list) and any(item is self.callback for item in value):
                 value[:] = [item for item in value if item is not self.callback]
+
+
+class Hook(Registration):
+    """The hygiene callback's registration."""
+
+    callback: HygieneCallback
+
+    def __init__(self, callback: HygieneCallback | None = None) -> None:
+        super().__init__(callback or HygieneCallback())
 
 
 async def timed(messages: list[dict[str, Any]], target: str, base_url: str) -> float:
@@ -130,20 +147,25 @@ async def measure(
     label, source, stamp, target = case
     messages = agent_transcript(exchanges, source=source, stamp=stamp)
     if label in RECORDED:
-        record(hook, messages, target)
-    sent = await what_the_hook_sends(messages, target, base_url, label in RECORDED)
-    for switch in (hook.on, hook.off):  # warm both paths
-        switch()
-        await timed(messages, target, base_url)
-    sends = {"off": messages, "on": messages, "sent": sent}
-    times: dict[str, list[float]] = {mode: [] for mode in sends}
-    for number in range(rounds):
+        record(hook, messages, source)
+    sent = await what_the_hook_sends(
+        messages, target, base_url, source if label in RECORDED else None
+    )
+    substitute = Registration(_Substitute(sent))
+    registered = {"off": None, "on": hook, "sent": substitute}
+    times: dict[str, list[float]] = {mode: [] for mode in registered}
+    for number in range(-1, rounds):  # round -1 warms every path
         for mode in _ORDERS[number % len(_ORDERS)]:
-            hook.on() if mode == "on" else hook.off()
+            registration = registered[mode]
+            if registration is not None:
+                registration.on()
             before = hook.callback.stats["requests"]
-            times[mode].append(await timed(sends[mode], target, base_url))
+            elapsed = await timed(messages, target, base_url)
+            if registration is not None:
+                registration.off()
             assert hook.callback.stats["requests"] - before == int(mode == "on")
-    hook.off()
+            if number >= 0:
+                times[mode].append(elapsed)
     off, on, through = times["off"], times["on"], times["sent"]
     return Measured(
         messages=len(messages),
@@ -171,6 +193,19 @@ class Measured:
     hook: float
 
 
+class _Substitute(CustomLogger):
+    """A callback on the hook's entry point that hands LiteLLM the given messages."""
+
+    def __init__(self, messages: list[dict[str, Any]]) -> None:
+        super().__init__()
+        self.messages = messages
+
+    async def async_pre_call_deployment_hook(
+        self, kwargs: dict[str, Any], call_type: Any
+    ) -> dict[str, Any] | None:
+        return {**kwargs, "messages": list(self.messages)}
+
+
 class _Capture(HygieneCallback):
     """The shipped callback, keeping the messages it hands LiteLLM."""
 
@@ -185,13 +220,16 @@ class _Capture(HygieneCallback):
 
 
 async def what_the_hook_sends(
-    messages: list[dict[str, Any]], target: str, base_url: str, recorded: bool
+    messages: list[dict[str, Any]], target: str, base_url: str, recorded: Source | None = None
 ) -> list[dict[str, Any]]:
-    """The messages the callback sends for ``messages``, from one request through it."""
+    """The messages the callback sends for ``messages``, from one request through it.
+
+    ``recorded``: the model whose answers the store holds (see :func:`record`).
+    """
     callback = _Capture()
     capture = Hook(callback)
-    if recorded:
-        record(capture, messages, target)
+    if recorded is not None:
+        record(capture, messages, recorded)
     capture.on()
     try:
         await timed(messages, target, base_url)
@@ -201,11 +239,14 @@ async def what_the_hook_sends(
     return callback.sent
 
 
-def record(hook: Hook, messages: list[dict[str, Any]], target: str) -> None:
-    """Put each assistant turn's provenance in the hook's store, as its answer did."""
+def record(hook: Hook, messages: list[dict[str, Any]], source: Source) -> None:
+    """Put each assistant turn's provenance in the hook's store, as its answer did.
+
+    ``source``: the model that answered (each turn passed through the hook on its way).
+    """
     store = hook.callback.store
     assert store is not None, "the benchmark's callback has the in-process store"
-    provenance = provenance_of(resolve_target(MODELS[target]))
+    provenance = provenance_of(resolve_target(MODELS[source]))
     for message in messages:
         if message["role"] == "assistant":
             store.put(fingerprints(message), provenance)
@@ -228,15 +269,15 @@ async def run(sizes: list[int], rounds: int | None = None) -> None:
                     stand_in.base_url,
                     case,
                     exchanges,
-                    rounds or (31 if exchanges <= 200 else 11),
+                    rounds or (30 if exchanges <= 200 else 12),
                 )
                 mark = "  missed" if exchanges == 200 and m.added > TARGET_OVERHEAD else ""
                 print(
                     f"{case[0]:<32} {exchanges:>5} {m.messages:>6} {m.off_ms:8.1f}"
                     f" {m.on_ms:8.1f} {m.added:+7.1%} {m.body:+7.1%} {m.hook:+7.1%}{mark}"
                 )
-        print("\nadded: (on - off) / off; body: (off, sending what the hook sends - off) / off;")
-        print("hook: (on - off, sending what the hook sends) / off. Medians over rounds.")
+        print("\nadded: (on - off) / off; body: (sent - off) / off; hook: (on - sent) / off;")
+        print("sent: a callback hands LiteLLM the messages the hook sends. Medians over rounds.")
         print(f"\ntarget: at most {TARGET_OVERHEAD:.0%} added at 200 exchanges")
     finally:
         stand_in.close()

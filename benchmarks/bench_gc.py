@@ -68,7 +68,7 @@ async def run(rounds: int) -> None:
             messages = agent_transcript(EXCHANGES, source=source, stamp=stamp)
             if label in RECORDED:
                 for hook in hooks.values():
-                    record(hook, messages, target)
+                    record(hook, messages, source)
             times: dict[str, list[float]] = {mode: [] for mode in MODES}
             collected = dict.fromkeys(MODES, 0.0)
             for number in range(rounds):

@@ -18,7 +18,7 @@ from typing import Any, Literal
 
 from litellm_hygiene import STAMP_KEY
 
-__all__ = ["MODELS", "Source", "agent_transcript"]
+__all__ = ["MODELS", "SANITIZE_CASES", "Source", "agent_transcript"]
 
 Source = Literal["claude", "gpt", "gemini"]
 
@@ -36,6 +36,20 @@ MODELS = {
     "mistral": "mistral/mistral-large-latest",
 }
 """The model string of each source, and of Mistral (a target only)."""
+
+SANITIZE_CASES: list[tuple[str, Source, bool, str]] = [
+    ("same-model claude, unstamped", "claude", False, "claude"),
+    ("same-model claude, stamped", "claude", True, "claude"),
+    ("same-model gemini, stamped", "gemini", True, "gemini"),
+    ("cross-model claude -> gpt", "claude", True, "gpt"),
+    ("cross-model claude -> mistral", "claude", True, "mistral"),
+    ("cross-model claude -> gemini", "claude", True, "gemini"),
+    ("cross-model gemini -> claude", "gemini", True, "claude"),
+    ("cross-model gpt -> claude", "gpt", True, "claude"),
+]
+"""(label, source, stamped, target): a transcript recorded with ``source``, its turns
+stamped or not, sent to ``target``; the cases of ``bench_hygiene.py`` and of
+``tests/test_linear_work.py``."""
 
 _TOOLS = ("search", "read_file", "run_tests")
 

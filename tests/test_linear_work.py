@@ -23,31 +23,38 @@ from typing import Any
 
 import pytest
 
-from benchmarks.transcripts import MODELS, Source, agent_transcript
+from benchmarks.transcripts import MODELS, SANITIZE_CASES, Source, agent_transcript
 from litellm_hygiene import resolve_target
+from litellm_hygiene._integration import _fingerprint, _request
 from litellm_hygiene._integration._annotate import provenance_of
 from litellm_hygiene._integration._fingerprint import fingerprints
 from litellm_hygiene._integration._options import HygieneOptions
-from litellm_hygiene._integration._request import _prepare_here, target_of
 from litellm_hygiene._integration._store import MemoryStore
+from litellm_hygiene._openai import _facts
+from litellm_hygiene._rules import tool_call_id
 from litellm_hygiene._sanitize import sanitize_for_target
 
+_COMPILED = [
+    m.__name__
+    for m in (tool_call_id, _facts, _fingerprint)
+    if m.__file__ and not m.__file__.endswith(".py")
+]
+pytestmark = pytest.mark.skipif(
+    bool(_COMPILED),
+    reason=f"{', '.join(_COMPILED)} run compiled: a profiler sees no call inside them",
+)
+
+
 SMALL, LARGE = 10, 80
-"""Exchanges of the two transcripts compared (33 and 261 messages)."""
+"""Exchanges of the two transcripts compared (34 and 261 messages)."""
 GROWTH = 1.03
 """The most the calls per message may grow from SMALL to LARGE exchanges."""
+FEWEST = 20
+"""The fewest calls per message a real request makes here (about 33 to 110): fewer
+would mean the profiler no longer sees hygiene's work."""
 
-# (source, stamped, target): the cases of benchmarks/bench_hygiene.py.
-CASES: list[tuple[Source, bool, str]] = [
-    ("claude", False, "claude"),
-    ("claude", True, "claude"),
-    ("gemini", True, "gemini"),
-    ("claude", True, "gpt"),
-    ("claude", True, "mistral"),
-    ("claude", True, "gemini"),
-    ("gemini", True, "claude"),
-    ("gpt", True, "claude"),
-]
+Work = Callable[[list[dict[str, Any]]], Callable[[], Any]]
+"""Given a transcript, a call doing hygiene's work on it (made outside the count)."""
 
 
 def calls(run: Callable[[], Any]) -> int:
@@ -68,22 +75,31 @@ def calls(run: Callable[[], Any]) -> int:
     return count
 
 
-def growth(work: Callable[[list[dict[str, Any]]], Any], source: Source, stamped: bool) -> float:
+def growth(work: Work, source: Source, stamped: bool) -> float:
     """Calls per message at LARGE exchanges over calls per message at SMALL."""
     per_message: list[float] = []
     for exchanges in (SMALL, LARGE):
         messages = agent_transcript(exchanges, source=source, stamp=stamped)
-        work(messages)  # caches (target resolution, compiled patterns) filled once
-        per_message.append(calls(functools.partial(work, messages)) / len(messages))
+        work(messages)()  # caches (target resolution, compiled patterns) filled once
+        per_message.append(calls(work(messages)) / len(messages))
+    assert min(per_message) >= FEWEST, per_message
     return per_message[1] / per_message[0]
 
 
-@pytest.mark.parametrize(("source", "stamped", "target"), CASES)
+def sanitizing(target: str) -> Work:
+    resolved = resolve_target(MODELS[target])
+    return lambda messages: functools.partial(sanitize_for_target, messages, resolved)
+
+
+@pytest.mark.parametrize(
+    ("source", "stamped", "target"),
+    [case[1:] for case in SANITIZE_CASES],
+    ids=[case[0] for case in SANITIZE_CASES],
+)
 def test_sanitize_does_the_same_work_per_message_at_any_length(
     source: Source, stamped: bool, target: str
 ) -> None:
-    resolved = resolve_target(MODELS[target])
-    ratio = growth(lambda m: sanitize_for_target(m, resolved), source, stamped)
+    ratio = growth(sanitizing(target), source, stamped)
     assert ratio <= GROWTH, f"{ratio:.3f}x the calls per message at {LARGE} exchanges"
 
 
@@ -92,10 +108,11 @@ def test_sanitize_does_the_same_work_per_message_at_any_length(
 def test_the_hooks_request_work_is_the_same_per_message_at_any_length(
     source: Source, target: str, recorded: bool
 ) -> None:
-    """Unstamped turns looked up in the in-process store, then the rules."""
+    """The hook's request work with its in-process store: unstamped turns looked up
+    (found by their first key when recorded), then the rules."""
     options = HygieneOptions()
 
-    def prepare(messages: list[dict[str, Any]]) -> Any:
+    def preparing(messages: list[dict[str, Any]]) -> Callable[[], Any]:
         kwargs = {"model": MODELS[target], "messages": messages}
         store = MemoryStore(max_entries=100_000)
         if recorded:
@@ -103,33 +120,32 @@ def test_the_hooks_request_work_is_the_same_per_message_at_any_length(
             for message in messages:
                 if message["role"] == "assistant":
                     store.put(fingerprints(message), provenance)
-        return lambda: _prepare_here(kwargs, target_of(kwargs), options, store)
+        target_model = _request.target_of(kwargs)
+        return functools.partial(_request._prepare_here, kwargs, target_model, options, store)
 
-    per_message = []
-    for exchanges in (SMALL, LARGE):
-        messages = agent_transcript(exchanges, source=source, stamp=False)
-        prepare(messages)()  # caches filled once, in a store of its own
-        per_message.append(calls(prepare(messages)) / len(messages))
-    ratio = per_message[1] / per_message[0]
+    ratio = growth(preparing, source, False)
     assert ratio <= GROWTH, f"{ratio:.3f}x the calls per message at {LARGE} exchanges"
 
 
-def _scanning(resolved: Any, role: str | None) -> Callable[[list[dict[str, Any]]], Any]:
-    """``sanitize``, after each message (of ``role``) looks at every earlier one (of it)."""
+def _scanning(target: str, role: str | None) -> Work:
+    """Hygiene's work, after each message (of ``role``) looks at every earlier one (of it)."""
+    sanitize = sanitizing(target)
 
-    def run(messages: list[dict[str, Any]]) -> Any:
-        picked = [m for m in messages if role is None or m["role"] == role]
-        for position in range(len(picked)):
-            for earlier in picked[:position]:
-                earlier.get("role")
-        return sanitize_for_target(messages, resolved)
+    def work(messages: list[dict[str, Any]]) -> Callable[[], Any]:
+        def run() -> Any:
+            picked = [m for m in messages if role is None or m["role"] == role]
+            for position in range(len(picked)):
+                for earlier in picked[:position]:
+                    earlier.get("role")
+            return sanitize(messages)()
 
-    return run
+        return run
+
+    return work
 
 
 @pytest.mark.parametrize("role", [None, "assistant"], ids=["every message", "assistant turns"])
 def test_the_count_catches_work_that_grows_per_message(role: str | None) -> None:
     """The measure can fail: one lookup per earlier message (or earlier turn) trips it."""
-    resolved = resolve_target(MODELS["mistral"])
-    ratio = growth(_scanning(resolved, role), "claude", True)
+    ratio = growth(_scanning("mistral", role), "claude", True)
     assert ratio > GROWTH, ratio
