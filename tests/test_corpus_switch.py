@@ -20,6 +20,7 @@ from litellm_hygiene import (
     sanitize_messages,
     validate_for_target,
 )
+from litellm_hygiene._openai._facts import wire_plan
 from litellm_hygiene._openai._tools import split_id
 from litellm_hygiene._rules.tool_call_id import id_is_valid
 from litellm_hygiene._rules.turn_order import BRIDGE_TEXT
@@ -83,8 +84,9 @@ def test_switched_turn_is_well_formed_for_every_target(
     messages = _transcript(recorded)
     out = sanitize_messages(messages, model).messages
     assert_pairing(out)
-    assert all(STAMP_KEY not in m for m in out)
     target = resolve_target(model)
+    if wire_plan(target).sends_message_keys:  # elsewhere LiteLLM leaves it behind
+        assert all(STAMP_KEY not in m for m in out)
     policy = policy_for(target)
     assert validate_for_target(out, target, policy) == []
     # Mistral gets a short assistant turn between the results and the next user turn.

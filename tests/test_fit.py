@@ -194,7 +194,12 @@ def test_a_turn_of_thinking_only_keeps_its_place_with_a_short_text() -> None:
     history = sanitize_messages(raw, CLAUDE).messages
     assert history[-2]["thinking_blocks"] == only_thinking["thinking_blocks"], "same model"
     fitted = fit_to_context(history, CLAUDE, context_window=count(CLAUDE, history) - 1)
-    assert fitted.messages[-2] == {"role": "assistant", "content": THINKING_OMITTED}
+    # The stamp stays where LiteLLM leaves it behind (Claude: tests/test_wire_keys.py).
+    assert fitted.messages[-2] == {
+        "role": "assistant",
+        "content": THINKING_OMITTED,
+        "litellm_hygiene": STAMP,
+    }
     assert fitted.tokens == count(CLAUDE, fitted.messages)
     assert validate_messages(fitted.messages, CLAUDE) == []
 

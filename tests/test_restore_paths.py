@@ -88,6 +88,10 @@ def _stamped(messages: list[dict[str, Any]], store: MemoryStore) -> list[dict[st
     return out
 
 
+def _without_stamps(messages: Sequence[Any]) -> list[Any]:
+    return [{k: v for k, v in m.items() if k != STAMP_KEY} for m in messages]
+
+
 @given(case=_recorded(), model=st.sampled_from(TARGETS))
 def test_the_store_s_answer_is_read_as_the_stamp_whichever_path_asks(
     case: tuple[list[dict[str, Any]], list[tuple[int, Provenance]]], model: str
@@ -106,7 +110,9 @@ def test_the_store_s_answer_is_read_as_the_stamp_whichever_path_asks(
     )
     sync = _request.prepare_request_sync(kwargs, options, _store(messages, recorded))
     for prepared in (one_step, batched, sync):
-        assert list(prepared.messages) == list(expected.messages)
+        # The stamp aside: the expected request carries it, and where LiteLLM leaves
+        # it behind (tests/test_wire_keys.py) hygiene does too.
+        assert _without_stamps(prepared.messages) == _without_stamps(expected.messages)
         assert prepared.changes == expected.changes
     assert one_step.restored == batched.restored == sync.restored
 
@@ -138,6 +144,6 @@ def test_a_turn_without_thinking_is_looked_up_when_a_merge_can_reach_thinking() 
     prepared = _request.prepare_request_sync(
         kwargs, HygieneOptions(), _store(messages, [(5, claude)])
     )
-    assert list(prepared.messages) == list(expected.messages)
+    assert _without_stamps(prepared.messages) == _without_stamps(expected.messages)
     assert not any("thinking_blocks" in m for m in prepared.messages)
     assert prepared.restored == 2

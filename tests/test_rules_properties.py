@@ -84,6 +84,10 @@ def test_nothing_found_exactly_when_nothing_changes(
             sanitize_messages(messages, model)
 
 
+def _without_stamps(messages: list[Any]) -> list[Any]:
+    return [{k: v for k, v in m.items() if k != STAMP_KEY} for m in messages]
+
+
 @pytest.mark.parametrize("model", TARGETS)
 @SETTINGS
 @given(messages=inputs)
@@ -99,8 +103,7 @@ def test_the_hot_path_is_the_full_pipeline(model: str, messages: list[dict[str, 
         fast = sanitize_messages(messages, model)
         context = from_openai(messages)
         full = transform_messages(context, resolve_target(model))
-        written = [{k: v for k, v in m.items() if k != STAMP_KEY} for m in to_openai(full.context)]
-        assert fast.messages == written
+        assert _without_stamps(fast.messages) == _without_stamps(to_openai(full.context))
         # A leading system message lifted into the system prompt is not one of the
         # context's messages: the neutral positions start after it.
         lifted = 0 if context.system_prompt is None else 1

@@ -142,11 +142,16 @@ class WirePlan:
             string as the id (a Gemini model behind a non-Gemini protocol).
         pairs_whole_id: LiteLLM pairs a result with its call by the whole string (its
             Gemini converter compares them byte for byte); elsewhere both are stripped.
+        sends_message_keys: LiteLLM sends each message's keys as they are, so a key the
+            provider does not know reaches it (OpenAI Chat and its compatibles,
+            Mistral). For Anthropic, Bedrock, Gemini and Responses it builds the
+            provider's messages from the keys it knows, and any other key stays behind.
     """
 
     gemini_model: bool
     whole_id_sent: bool
     pairs_whole_id: bool
+    sends_message_keys: bool = True
 
     def call(self, raw: str, cut: int) -> Call:
         """A tool-call id as LiteLLM uses it: (pairing key, id as sent, id as given).
@@ -185,7 +190,19 @@ def wire_plan(target: TargetModel) -> WirePlan:
     else:
         gemini = target.provider == "gemini" or "gemini" in model
     native = gemini and target.api == "gemini"
-    return WirePlan(gemini_model=gemini, whole_id_sent=gemini and not native, pairs_whole_id=gemini)
+    return WirePlan(
+        gemini_model=gemini,
+        whole_id_sent=gemini and not native,
+        pairs_whole_id=gemini,
+        sends_message_keys=target.api not in _REBUILT,
+    )
+
+
+_REBUILT: Final[frozenset[Api]] = frozenset(
+    {"anthropic-messages", "bedrock-converse", "gemini", "openai-responses"}
+)
+"""The protocols LiteLLM builds each provider message for from the keys it knows
+(``tests/test_wire_keys.py`` sends an unknown key through each and reads the body)."""
 
 
 class Facts(NamedTuple):

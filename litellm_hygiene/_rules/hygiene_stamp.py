@@ -2,7 +2,11 @@
 
 The stamp exists for the client's round trip only (it tells the next request which
 turns are its own); strict providers reject unknown message keys (``Extra inputs are
-not permitted``). Removing it is bookkeeping, not a change to the conversation: the
+not permitted``). It is removed where LiteLLM would send it
+(:attr:`~litellm_hygiene._openai._facts.WirePlan.sends_message_keys`: OpenAI Chat, its
+compatibles, Mistral); for Anthropic, Bedrock, Gemini and Responses LiteLLM builds each
+provider message from the keys it knows, so the stamp stays behind without a copy of
+every stamped turn. Removing it is bookkeeping, not a change to the conversation: the
 integration does not count it.
 """
 
@@ -15,7 +19,7 @@ from .._build import copy_unchecked
 from .._messages import AssistantMessage
 from .._openai import STAMP_KEY
 from .._openai._facts import STAMPED, with_flags
-from ._base import Conversation, Finding, Problem, Rule, Slot, Wording
+from ._base import Conversation, Finding, Problem, Rule, RuleContext, Slot, Wording
 from ._codes import Code
 from ._wording import EXTRA_FIELD
 
@@ -31,6 +35,10 @@ class HygieneStamp(Rule):
     wording: ClassVar[Wording] = {
         family: {"extra_field": text} for family, text in EXTRA_FIELD.items()
     }
+
+    def applies(self, ctx: RuleContext) -> bool:
+        """Where LiteLLM would send the stamp on (see the module docstring)."""
+        return ctx.plan.sends_message_keys
 
     def find(self, conv: Conversation) -> list[Finding]:
         """Every message carrying the stamp key."""
