@@ -1,9 +1,12 @@
-"""Which protocols LiteLLM sends a message's unknown keys to, read from the body it sends.
+"""Which routes LiteLLM sends a message's unknown keys on, read from the body it sends.
 
 ``WirePlan.sends_message_keys`` says where a key the provider does not know (hygiene's
 stamp) would reach it; ``hygiene_stamp`` removes the stamp there and only there. These
 tests send messages carrying such a key through ``litellm.acompletion`` to the local
-stand-in, without hygiene, and read the body: the fact holds for the LiteLLM installed.
+stand-in (which answers every path with the route's reply), without hygiene, and read
+the body: the fact holds for the LiteLLM installed, route by route, including the
+OpenAI-compatible routes behind Vertex AI and Bedrock that hygiene reads as Gemini or
+Converse.
 With the callback registered, no stamp reaches any provider, and where LiteLLM leaves
 it behind a stamped same-model history goes out as the caller's own list.
 """
@@ -11,12 +14,13 @@ it behind a stamped same-model history goes out as the caller's own list.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 import litellm
 import pytest
+from litellm.llms.vertex_ai.vertex_llm_base import VertexBase
 
 from litellm_hygiene import STAMP_KEY, HygieneCallback, resolve_target, sanitize_messages
 from litellm_hygiene._openai._facts import wire_plan
@@ -31,24 +35,15 @@ from litellm_hygiene._standin import (
     openai_chat,
     openai_responses,
 )
-from tests.cassettes import BASE_PATHS, FAKE_AWS, Provider, warm_up_litellm
+from litellm_hygiene._standin._server import ReceivedRequest
+from tests.cassettes import FAKE_AWS, warm_up_litellm
 from tests.litellm_callbacks import restored_callbacks
 
 UNKNOWN = "x_unknown_key"
+VERTEX = {"vertex_project": "project", "vertex_location": "us-central1"}
+AZURE = {"api_version": "2025-03-01-preview"}
 
-
-@dataclass(frozen=True)
-class Route:
-    provider: Provider
-    model: str
-    sends_keys: bool
-    """What the body shows: LiteLLM sends the message's unknown keys on."""
-
-    def reply(self, seed: str) -> Reply:
-        return _REPLIES[self.provider](seed)
-
-
-_REPLIES = {
+_REPLIES: dict[str, Callable[[str], Reply]] = {
     "anthropic": lambda s: anthropic.message(
         anthropic.text("Hi"), model="claude-sonnet-4-5", seed=s
     ),
@@ -63,15 +58,39 @@ _REPLIES = {
     "bedrock": lambda s: bedrock.converse(bedrock.text("Hi")),
     "deepseek": lambda s: deepseek.completion("Hi", model="deepseek-chat", seed=s),
 }
+"""A reply in the shape of each API a route below is served by."""
 
+
+@dataclass(frozen=True)
+class Route:
+    model: str
+    reply: str
+    """The API that serves the route (a key of :data:`_REPLIES`)."""
+    sends_keys: bool
+    """What the body shows: LiteLLM sends the message's unknown keys on."""
+    base: str = ""
+    extra: Mapping[str, str] = field(default_factory=dict)
+
+
+_CLAUDE_ON_BEDROCK = "us.anthropic.claude-sonnet-4-5-20250929-v1:0"
 ROUTES = [
-    Route("anthropic", "anthropic/claude-sonnet-4-5", False),
-    Route("bedrock", "bedrock/converse/us.anthropic.claude-sonnet-4-5-20250929-v1:0", False),
-    Route("gemini", "gemini/gemini-2.5-pro", False),
-    Route("responses", "openai/responses/gpt-5", False),
-    Route("openai", "openai/gpt-4o", True),
-    Route("mistral", "mistral/mistral-large-latest", True),
-    Route("deepseek", "deepseek/deepseek-chat", True),
+    Route("anthropic/claude-sonnet-4-5", "anthropic", False),
+    Route(f"bedrock/converse/{_CLAUDE_ON_BEDROCK}", "bedrock", False, extra=FAKE_AWS),
+    Route(f"bedrock/{_CLAUDE_ON_BEDROCK}", "bedrock", False, extra=FAKE_AWS),
+    Route(f"bedrock/invoke/{_CLAUDE_ON_BEDROCK}", "anthropic", False, extra=FAKE_AWS),
+    Route("gemini/gemini-2.5-pro", "gemini", False, "/v1beta"),
+    Route("vertex_ai/gemini-2.5-pro", "gemini", False, extra=VERTEX),
+    Route("vertex_ai/claude-sonnet-4-5", "anthropic", False, extra=VERTEX),
+    Route("openai/responses/gpt-5", "responses", False, "/v1"),
+    Route("azure/responses/gpt-5", "responses", False, extra=AZURE),
+    Route("openai/gpt-4o", "openai", True, "/v1"),
+    Route("mistral/mistral-large-latest", "mistral", True, "/v1"),
+    Route("deepseek/deepseek-chat", "deepseek", True, "/beta"),
+    # Served through OpenAI-compatible endpoints, whatever hygiene reads them as.
+    Route("vertex_ai/meta/llama-3.1-405b-instruct-maas", "openai", True, extra=VERTEX),
+    Route("vertex_ai/mistral-large@2407", "openai", True, extra=VERTEX),
+    Route(f"bedrock/chat_completions/{_CLAUDE_ON_BEDROCK}", "openai", True, extra=FAKE_AWS),
+    Route("bedrock/us.openai.gpt-5.6-sol", "openai", True, extra=FAKE_AWS),
 ]
 
 
@@ -87,32 +106,61 @@ def _history(key: str, value: Any) -> list[dict[str, Any]]:
     ]
 
 
+class _Answering:
+    """The stand-in's answer to every request: the reply of the route under test."""
+
+    def __init__(self) -> None:
+        self.reply: Reply | None = None
+
+    def __call__(self, request: ReceivedRequest) -> Reply | None:
+        return self.reply
+
+
 @pytest.fixture(scope="module")
-def standin() -> Iterator[StandIn]:
+def standin() -> Iterator[tuple[StandIn, _Answering]]:
     warm_up_litellm()
-    with StandIn() as server:
-        yield server
+    answering = _Answering()
+    with StandIn(respond=answering) as server:
+        yield server, answering
 
 
-async def _sent(standin: StandIn, route: Route, messages: list[dict[str, Any]], seed: str) -> str:
+@pytest.fixture(autouse=True)
+def _vertex_token(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Vertex AI's routes without Google credentials: a token, never fetched."""
+
+    def token(self: object, *args: object, **kwargs: object) -> tuple[str, str]:
+        return "token", "project"
+
+    async def token_async(self: object, *args: object, **kwargs: object) -> tuple[str, str]:
+        return "token", "project"
+
+    monkeypatch.setattr(VertexBase, "_ensure_access_token", token)
+    monkeypatch.setattr(VertexBase, "_ensure_access_token_async", token_async)
+
+
+async def _sent(
+    standin: tuple[StandIn, _Answering], route: Route, messages: list[dict[str, Any]], seed: str
+) -> str:
     """The body LiteLLM sent for ``messages``, as JSON text."""
-    standin.reset()
-    standin.enqueue(route.reply(seed))
-    extra: dict[str, Any] = FAKE_AWS if route.provider == "bedrock" else {}
+    server, answering = standin
+    server.reset()
+    answering.reply = _REPLIES[route.reply](seed)
     await litellm.acompletion(
         model=route.model,
         messages=messages,
-        api_base=standin.base_url + BASE_PATHS[route.provider],
+        api_base=server.base_url + route.base,
         api_key="sk-test",
         num_retries=0,
-        **extra,
+        **route.extra,
     )
-    assert len(standin.received) == 1
-    return json.dumps(standin.received[0].body)
+    assert len(server.received) == 1
+    return json.dumps(server.received[0].body)
 
 
 @pytest.mark.parametrize("route", ROUTES, ids=[r.model for r in ROUTES])
-async def test_the_plan_says_what_litellm_sends(standin: StandIn, route: Route) -> None:
+async def test_the_plan_says_what_litellm_sends(
+    standin: tuple[StandIn, _Answering], route: Route
+) -> None:
     plan = wire_plan(resolve_target(route.model))
     assert plan.sends_message_keys is route.sends_keys
     with restored_callbacks(empty=True):
@@ -123,7 +171,7 @@ async def test_the_plan_says_what_litellm_sends(standin: StandIn, route: Route) 
 
 @pytest.mark.parametrize("route", ROUTES, ids=[r.model for r in ROUTES])
 async def test_no_stamp_reaches_the_provider_through_the_callback(
-    standin: StandIn, route: Route
+    standin: tuple[StandIn, _Answering], route: Route
 ) -> None:
     stamp = {"provider": "openai", "api": "openai-chat", "model": "gpt-4o"}
     with restored_callbacks(empty=True):

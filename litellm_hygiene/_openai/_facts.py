@@ -142,10 +142,11 @@ class WirePlan:
             string as the id (a Gemini model behind a non-Gemini protocol).
         pairs_whole_id: LiteLLM pairs a result with its call by the whole string (its
             Gemini converter compares them byte for byte); elsewhere both are stripped.
-        sends_message_keys: LiteLLM sends each message's keys as they are, so a key the
-            provider does not know reaches it (OpenAI Chat and its compatibles,
-            Mistral). For Anthropic, Bedrock, Gemini and Responses it builds the
-            provider's messages from the keys it knows, and any other key stays behind.
+        sends_message_keys: A key the provider does not know may reach it: LiteLLM
+            sends each message's keys as they are (OpenAI Chat and its compatibles,
+            Mistral, and the OpenAI-compatible routes behind Vertex AI and Bedrock), or
+            the route is not one known to build the provider's messages from the keys
+            LiteLLM knows (see :func:`_rebuilt`).
     """
 
     gemini_model: bool
@@ -194,15 +195,30 @@ def wire_plan(target: TargetModel) -> WirePlan:
         gemini_model=gemini,
         whole_id_sent=gemini and not native,
         pairs_whole_id=gemini,
-        sends_message_keys=target.api not in _REBUILT,
+        sends_message_keys=not _rebuilt(target, native),
     )
 
 
-_REBUILT: Final[frozenset[Api]] = frozenset(
-    {"anthropic-messages", "bedrock-converse", "gemini", "openai-responses"}
-)
-"""The protocols LiteLLM builds each provider message for from the keys it knows
-(``tests/test_wire_keys.py`` sends an unknown key through each and reads the body)."""
+def _rebuilt(target: TargetModel, native_gemini: bool) -> bool:
+    """LiteLLM builds each provider message from the keys it knows: no other key leaves.
+
+    Anthropic Messages (Anthropic, Claude on Vertex AI, Bedrock's invoke route),
+    Responses (OpenAI, Azure), a Gemini model on Google's own API (AI Studio, Vertex
+    AI), and Claude through Bedrock's Converse. Not the other models behind Vertex AI
+    and Bedrock, which hygiene reads as Gemini or Converse but LiteLLM serves through
+    OpenAI-compatible endpoints that send message dicts as they are (Llama or Mistral
+    on Vertex AI; ``bedrock/chat_completions/...``, ``bedrock/openai/...``, OpenAI models
+    on Bedrock). ``tests/test_wire_keys.py`` sends an unknown key through each of these
+    routes and reads the body.
+    """
+    if target.api in ("anthropic-messages", "openai-responses"):
+        return True
+    if target.api == "gemini":
+        return native_gemini
+    if target.api == "bedrock-converse":
+        model = target.model_id.lower()
+        return "claude" in model and "/" not in model
+    return False
 
 
 class Facts(NamedTuple):

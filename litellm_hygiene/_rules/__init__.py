@@ -31,7 +31,7 @@
     make necessary by moving system messages away from between two user turns.
 15. ``consecutive_turns`` merges same-role turns, and 16. ``assistant_first`` puts a user
     turn first, last among the turn rules: steps 2, 9, 11, 12 and 14 create and remove turns.
-17. ``hygiene_stamp`` removes the provenance stamp where LiteLLM would send it on (it
+17. ``hygiene_stamp`` removes the provenance stamp wherever LiteLLM could send it on (it
     never reaches a provider; elsewhere LiteLLM leaves it behind).
 
 Each rule finds nothing in its own output, and no later rule breaks what an earlier one

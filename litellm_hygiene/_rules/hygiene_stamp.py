@@ -2,12 +2,13 @@
 
 The stamp exists for the client's round trip only (it tells the next request which
 turns are its own); strict providers reject unknown message keys (``Extra inputs are
-not permitted``). It is removed where LiteLLM would send it
+not permitted``). It is removed wherever LiteLLM could send it on
 (:attr:`~litellm_hygiene._openai._facts.WirePlan.sends_message_keys`: OpenAI Chat, its
-compatibles, Mistral); for Anthropic, Bedrock, Gemini and Responses LiteLLM builds each
-provider message from the keys it knows, so the stamp stays behind without a copy of
-every stamped turn. Removing it is bookkeeping, not a change to the conversation: the
-integration does not count it.
+compatibles, Mistral, and the OpenAI-compatible routes behind Vertex AI and Bedrock).
+Where LiteLLM builds each provider message from the keys it knows (Anthropic Messages,
+Responses, Gemini models on Google's API, Claude through Bedrock's Converse) the stamp
+stays behind, and no stamped turn is copied to remove it. Removing it is bookkeeping,
+not a change to the conversation: the integration does not count it.
 """
 
 from __future__ import annotations
