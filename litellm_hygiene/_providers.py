@@ -11,7 +11,7 @@ from typing import Final
 
 from ._messages import Api
 
-__all__ = ["API_BY_PROVIDER", "MISTRAL_MODEL", "api_for"]
+__all__ = ["API_BY_PROVIDER", "MISTRAL_MODEL", "VERTEX_PARTNER_PREFIXES", "api_for"]
 
 API_BY_PROVIDER: Final[dict[str, Api]] = {
     "anthropic": "anthropic-messages",
@@ -44,18 +44,40 @@ rejects tool-call ids that are not exactly 9 alphanumerics, also behind OpenRout
 Together or vLLM."""
 
 
+VERTEX_PARTNER_PREFIXES: Final = (
+    "meta/",
+    "deepseek-ai",
+    "mistral",
+    "codestral",
+    "jamba",
+    "qwen",
+    "openai/gpt-oss-",
+    "minimaxai/",
+    "moonshotai/",
+    "zai-org/",
+    "google/gemma-",
+)
+"""Vertex AI model names LiteLLM serves as partner models through OpenAI-compatible
+endpoints, not Gemini's API (``VertexAIPartnerModels.is_vertex_partner_model``, Claude
+aside: it speaks Anthropic Messages there)."""
+
+
 def api_for(provider: str | None, model: str | None = None) -> Api:
     """The wire protocol of ``provider`` (a LiteLLM provider key) serving ``model``.
 
-    Claude behind Vertex AI speaks Anthropic Messages; Claude behind Bedrock still
-    speaks Converse. Unknown providers are assumed OpenAI-compatible; no provider at
-    all is ``unknown``.
+    Claude behind Vertex AI speaks Anthropic Messages, and Vertex AI's other partner
+    models (Llama, Mistral, Qwen...) an OpenAI-compatible dialect; Claude behind Bedrock
+    still speaks Converse. Unknown providers are assumed OpenAI-compatible; no provider
+    at all is ``unknown``.
     """
     if provider is None:
         return "unknown"
     model_id = (model or "").lower()
-    if provider in ("vertex_ai", "vertex_ai_beta") and "claude" in model_id:
-        return "anthropic-messages"
+    if provider in ("vertex_ai", "vertex_ai_beta"):
+        if "claude" in model_id:
+            return "anthropic-messages"
+        if model_id.startswith(VERTEX_PARTNER_PREFIXES):
+            return "openai-compatible"
     if provider == "bedrock" and model_id.startswith("invoke/"):
         return "anthropic-messages" if "claude" in model_id else "openai-compatible"
     if provider in ("openai", "azure") and model_id.startswith("responses/"):

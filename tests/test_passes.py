@@ -390,6 +390,47 @@ def test_openrouter_gemini_requires_base64_signatures() -> None:
     assert not POLICIES["openai-compatible"].require_base64_thought_signatures
 
 
+@pytest.mark.parametrize(
+    ("model", "api", "family"),
+    [
+        ("vertex_ai/gemini-2.5-pro", "gemini", "gemini"),
+        ("vertex_ai/claude-sonnet-4-5", "anthropic-messages", "anthropic"),
+        ("vertex_ai/mistral-large@2407", "openai-compatible", "mistral"),
+        ("vertex_ai/codestral-2501", "openai-compatible", "mistral"),
+        ("vertex_ai/meta/llama-3.1-405b-instruct-maas", "openai-compatible", "openai-compatible"),
+        (
+            "vertex_ai/qwen/qwen3-coder-480b-a35b-instruct-maas",
+            "openai-compatible",
+            "openai-compatible",
+        ),
+        ("vertex_ai/google/gemma-3-27b-it-maas", "openai-compatible", "openai-compatible"),
+    ],
+)
+def test_vertex_partner_models_speak_what_litellm_sends_them(
+    model: str, api: str, family: str
+) -> None:
+    """LiteLLM serves Vertex AI's partner models (but Claude) through OpenAI-compatible
+    endpoints, with each message as it is (``tests/test_wire_keys.py``): Mistral there
+    is Mistral, not Gemini."""
+    target = resolve_target(model)
+    assert (target.api, target.family) == (api, family)
+
+
+def test_mistral_on_vertex_gets_mistral_ids_and_turn_order() -> None:
+    call = {"id": "toolu_01A", "type": "function", "function": {"name": "f", "arguments": "{}"}}
+    messages = [
+        {"role": "user", "content": "Look it up."},
+        {"role": "assistant", "content": "On it.", "tool_calls": [call]},
+        {"role": "tool", "tool_call_id": "toolu_01A", "content": "42"},
+        {"role": "user", "content": "And?"},
+    ]
+    out = sanitize_messages(messages, "vertex_ai/mistral-large@2407")
+    assert out.report.counts() == {"tool_call_id": 1, "turn_order": 1}
+    (new_id,) = [c["id"] for c in out.messages[1]["tool_calls"]]
+    assert len(new_id) == 9 and new_id.isalnum() and out.messages[2]["tool_call_id"] == new_id
+    assert [m["role"] for m in out.messages] == ["user", "assistant", "tool", "assistant", "user"]
+
+
 # --- public API ----------------------------------------------------------------------
 
 
