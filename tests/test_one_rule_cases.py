@@ -31,6 +31,7 @@ from litellm_hygiene._rules import Conversation
 from litellm_hygiene._rules._base import read_slots
 from litellm_hygiene._rules.tool_pairing import ToolPairing
 
+from .stamps import without_stamps
 from .strategies import agent_transcripts
 from .test_rules_properties import SETTINGS, TARGETS, _readable
 
@@ -61,17 +62,13 @@ def _stamp(provider: str, api: str, model: str) -> dict[str, Any]:
     return {STAMP_KEY: {"provider": provider, "api": api, "model": model}}
 
 
-def _without_stamps(messages: list[Any]) -> list[Any]:
-    return [{k: v for k, v in m.items() if k != STAMP_KEY} for m in messages]
-
-
 def _checked(model: str, messages: list[dict[str, Any]]) -> list[Any]:
     """The hot path's output, after checking it against the pipeline and the validator."""
     before = copy.deepcopy(messages)
     fast = sanitize_messages(messages, model)
     assert messages == before
     full = transform_messages(from_openai(messages), resolve_target(model))
-    assert _without_stamps(fast.messages) == _without_stamps(to_openai(full.context))
+    assert without_stamps(fast.messages) == without_stamps(to_openai(full.context))
     assert fast.report.counts() == full.report.counts()
     assert fast.report.changed
     assert validate_messages(fast.messages, model) == []

@@ -21,6 +21,7 @@ from litellm_hygiene._integration._fingerprint import fingerprints, lookup_keys
 from litellm_hygiene._integration._options import HygieneOptions
 from litellm_hygiene._integration._store import MemoryStore, Provenance
 from litellm_hygiene._openai import STAMP_KEY
+from tests.stamps import without_stamps
 from tests.strategies import agent_transcripts, stamps
 
 TARGETS = (
@@ -88,10 +89,6 @@ def _stamped(messages: list[dict[str, Any]], store: MemoryStore) -> list[dict[st
     return out
 
 
-def _without_stamps(messages: Sequence[Any]) -> list[Any]:
-    return [{k: v for k, v in m.items() if k != STAMP_KEY} for m in messages]
-
-
 @given(case=_recorded(), model=st.sampled_from(TARGETS))
 def test_the_store_s_answer_is_read_as_the_stamp_whichever_path_asks(
     case: tuple[list[dict[str, Any]], list[tuple[int, Provenance]]], model: str
@@ -112,7 +109,7 @@ def test_the_store_s_answer_is_read_as_the_stamp_whichever_path_asks(
     for prepared in (one_step, batched, sync):
         # The stamp aside: the expected request carries it, and where LiteLLM leaves
         # it behind (tests/test_wire_keys.py) hygiene does too.
-        assert _without_stamps(prepared.messages) == _without_stamps(expected.messages)
+        assert without_stamps(prepared.messages) == without_stamps(expected.messages)
         assert prepared.changes == expected.changes
     assert one_step.restored == batched.restored == sync.restored
 
@@ -144,6 +141,6 @@ def test_a_turn_without_thinking_is_looked_up_when_a_merge_can_reach_thinking() 
     prepared = _request.prepare_request_sync(
         kwargs, HygieneOptions(), _store(messages, [(5, claude)])
     )
-    assert _without_stamps(prepared.messages) == _without_stamps(expected.messages)
+    assert without_stamps(prepared.messages) == without_stamps(expected.messages)
     assert not any("thinking_blocks" in m for m in prepared.messages)
     assert prepared.restored == 2

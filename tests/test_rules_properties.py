@@ -18,7 +18,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from litellm_hygiene import (
-    STAMP_KEY,
     InvalidMessageError,
     from_openai,
     resolve_target,
@@ -34,6 +33,7 @@ from litellm_hygiene._pipeline import context_for, run_rules
 from litellm_hygiene._rules import RULES, Conversation
 from litellm_hygiene._rules._base import MessageRule, read_slots
 
+from .stamps import without_stamps
 from .strategies import agent_transcripts, transcripts
 
 TARGETS = [
@@ -84,10 +84,6 @@ def test_nothing_found_exactly_when_nothing_changes(
             sanitize_messages(messages, model)
 
 
-def _without_stamps(messages: list[Any]) -> list[Any]:
-    return [{k: v for k, v in m.items() if k != STAMP_KEY} for m in messages]
-
-
 @pytest.mark.parametrize("model", TARGETS)
 @SETTINGS
 @given(messages=inputs)
@@ -103,7 +99,7 @@ def test_the_hot_path_is_the_full_pipeline(model: str, messages: list[dict[str, 
         fast = sanitize_messages(messages, model)
         context = from_openai(messages)
         full = transform_messages(context, resolve_target(model))
-        assert _without_stamps(fast.messages) == _without_stamps(to_openai(full.context))
+        assert without_stamps(fast.messages) == without_stamps(to_openai(full.context))
         # A leading system message lifted into the system prompt is not one of the
         # context's messages: the neutral positions start after it.
         lifted = 0 if context.system_prompt is None else 1
