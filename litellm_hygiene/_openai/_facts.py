@@ -152,7 +152,7 @@ class WirePlan:
     gemini_model: bool
     whole_id_sent: bool
     pairs_whole_id: bool
-    sends_message_keys: bool = True
+    sends_message_keys: bool
 
     def call(self, raw: str, cut: int) -> Call:
         """A tool-call id as LiteLLM uses it: (pairing key, id as sent, id as given).
