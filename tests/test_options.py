@@ -51,13 +51,14 @@ async def test_a_failing_store_costs_neither_the_transform_nor_the_overflow_flag
         {
             "role": "assistant",
             "content": None,
-            # Signed thinking: the turn's provenance decides whether it is replayed.
-            "thinking_blocks": [{"type": "thinking", "thinking": "t", "signature": "c2ln"}],
+            # Thinking, and nothing that says which protocol the turn came from: its
+            # provenance decides whether the thinking is replayed.
+            "thinking_blocks": [{"type": "thinking", "thinking": "t"}],
             "tool_calls": [
-                {"id": "toolu_01", "type": "function", "function": {"name": "f", "arguments": "{}"}}
+                {"id": "t-01", "type": "function", "function": {"name": "f", "arguments": "{}"}}
             ],
         },
-        {"role": "tool", "tool_call_id": "toolu_01", "content": "1"},
+        {"role": "tool", "tool_call_id": "t-01", "content": "1"},
     ]
     kwargs = {"model": "mistral/mistral-large-latest", "messages": history, "litellm_call_id": "c"}
     new = await callback.async_pre_call_deployment_hook(kwargs, "acompletion")
@@ -85,26 +86,31 @@ def _call(call_id: str) -> dict[str, Any]:
 
 async def test_only_turns_whose_provenance_matters_are_looked_up_in_one_batch() -> None:
     """With a turn holding opaque data, every unstamped assistant turn may be merged
-    with it (what lies between may go), so each is looked up; without one, none is."""
+    with it (what lies between may go), so each is looked up; without one, none is.
+    A turn whose own content says it came from another protocol than the target's is
+    not replayable whatever its provenance, so it is not looked up either."""
     store = _Counting()
     callback = HygieneCallback(store=store)
-    signed = {"type": "thinking", "thinking": "t", "signature": "c2ln"}
+    signed = {"type": "thinking", "thinking": "t", "signature": "c2ln"}  # Anthropic's
     history: list[dict[str, Any]] = [
         {"role": "user", "content": "hi"},
-        {"role": "assistant", "content": None, "tool_calls": [_call("call_1")]},  # plain
-        {"role": "tool", "tool_call_id": "call_1", "content": "1"},
+        {"role": "assistant", "content": None, "tool_calls": [_call("t-1")]},  # plain
+        {"role": "tool", "tool_call_id": "t-1", "content": "1"},
         {"role": "assistant", "content": "a", "thinking_blocks": [signed]},  # opaque
         {"role": "user", "content": "more"},
         {"role": "assistant", "content": "b"},  # plain, but merges with the next
         {"role": "assistant", "content": "c", STAMP_KEY: dict(_CLAUDE_STAMP)},  # stamped
         {"role": "user", "content": "end"},
     ]
-    kwargs = {"model": "mistral/mistral-large-latest", "messages": history}
+    kwargs = {"model": "anthropic/claude-x", "messages": history}
     await callback.async_pre_call_deployment_hook(kwargs, "acompletion")
     assert [len(call) for call in store.asked] == [3]  # turns 1, 3 and 5, in one call
+    mistral = {**kwargs, "model": "mistral/mistral-large-latest"}
+    await callback.async_pre_call_deployment_hook(mistral, "acompletion")
+    assert [len(call) for call in store.asked] == [3, 2]  # not turn 3: Anthropic's thinking
     plain = [m for m in history if "thinking_blocks" not in m]
     await callback.async_pre_call_deployment_hook({**kwargs, "messages": plain}, "acompletion")
-    assert [len(call) for call in store.asked] == [3]  # nothing opaque: nothing asked
+    assert [len(call) for call in store.asked] == [3, 2]  # nothing opaque: nothing asked
 
 
 def test_defaults_are_fail_open_with_an_in_process_store() -> None:

@@ -12,6 +12,7 @@ import asyncio
 from collections.abc import Sequence
 from typing import Any
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -21,6 +22,10 @@ from litellm_hygiene._integration._fingerprint import fingerprints, lookup_keys
 from litellm_hygiene._integration._options import HygieneOptions
 from litellm_hygiene._integration._store import MemoryStore, Provenance
 from litellm_hygiene._openai import STAMP_KEY
+from litellm_hygiene._openai._decode import Stamp
+from litellm_hygiene._pipeline import context_for
+from litellm_hygiene._policy import policy_for
+from litellm_hygiene._sanitize import read_request
 from tests.stamps import without_stamps
 from tests.strategies import agent_transcripts, stamps
 
@@ -89,12 +94,21 @@ def _stamped(messages: list[dict[str, Any]], store: MemoryStore) -> list[dict[st
     return out
 
 
-@given(case=_recorded(), model=st.sampled_from(TARGETS))
+@given(
+    case=_recorded(),
+    model=st.sampled_from(TARGETS),
+    unknown=st.sampled_from([None, "match_evidence", "foreign", "same"]),
+)
 def test_the_store_s_answer_is_read_as_the_stamp_whichever_path_asks(
-    case: tuple[list[dict[str, Any]], list[tuple[int, Provenance]]], model: str
+    case: tuple[list[dict[str, Any]], list[tuple[int, Provenance]]],
+    model: str,
+    unknown: Any,
 ) -> None:
+    # Turns whose provenance cannot change how they are sent are not looked up (their
+    # own content says another protocol): sent as if the client had kept every stamp,
+    # under each policy for turns of unknown origin.
     messages, recorded = case
-    options = HygieneOptions()
+    options = HygieneOptions(unknown_provenance=unknown)
     kwargs = {"model": model, "messages": messages}
     expected = _request.prepare_request_sync(
         {"model": model, "messages": _stamped(messages, _store(messages, recorded))},
@@ -144,3 +158,81 @@ def test_a_turn_without_thinking_is_looked_up_when_a_merge_can_reach_thinking() 
     assert without_stamps(prepared.messages) == without_stamps(expected.messages)
     assert not any("thinking_blocks" in m for m in prepared.messages)
     assert prepared.restored == 2
+
+
+_TURNS: dict[str, dict[str, Any]] = {
+    "claude": {
+        "role": "assistant",
+        "content": "a",
+        "thinking_blocks": [{"type": "thinking", "thinking": "t", "signature": "c2ln"}],
+        "tool_calls": [
+            {"id": "toolu_01", "type": "function", "function": {"name": "f", "arguments": "{}"}}
+        ],
+    },
+    "gpt": {
+        "role": "assistant",
+        "content": "a",
+        "reasoning_content": "t",
+        "tool_calls": [
+            {"id": "call_01", "type": "function", "function": {"name": "f", "arguments": "{}"}}
+        ],
+    },
+    "mistral": {
+        "role": "assistant",
+        "content": "a",
+        "reasoning_content": "t",
+        "tool_calls": [
+            {"id": "abcDEF123", "type": "function", "function": {"name": "f", "arguments": "{}"}}
+        ],
+    },
+    "nothing": {"role": "assistant", "content": "a", "reasoning_content": "t"},
+}
+_DECLARATIONS = [
+    None,
+    ("anthropic", "anthropic-messages", "claude-sonnet-4-5"),
+    ("openai", "openai-chat", "gpt-4o"),
+    ("gemini", "gemini", "gemini-2.5-pro"),
+]
+
+
+@pytest.mark.parametrize("unknown", ["match_evidence", "foreign", "same"])
+@pytest.mark.parametrize("model", TARGETS)
+@pytest.mark.parametrize("turn", sorted(_TURNS))
+def test_provenance_matters_exactly_where_a_declaration_changes_the_verdict(
+    turn: str, model: str, unknown: Any
+) -> None:
+    """A turn is looked up exactly when some provenance would judge it differently."""
+    messages = [{"role": "user", "content": "q"}, _TURNS[turn]]
+    target = resolve_target(model)
+    policy = policy_for(target).model_copy(update={"unknown_provenance": unknown})
+    verdicts = set()
+    itself = (target.provider, target.api, target.model_id)
+    for declared in [*_DECLARATIONS, itself]:
+        conv = read_request(messages, context_for(target, policy))
+        if declared is not None:
+            conv.slots[1].restored = Stamp(*declared)
+        verdicts.add(conv.judged(conv.slots[1]))
+    conv = read_request(messages, context_for(target, policy))
+    matters = conv.provenance_matters(conv.slots[1])
+    assert matters == (len(verdicts) == 2)
+    if not matters:
+        assert verdicts == {conv.judged(conv.slots[1])} == {False}
+
+
+def test_a_turn_of_another_protocol_is_looked_up_when_unknown_turns_count_as_same() -> None:
+    """Under ``unknown_provenance="same"`` a turn nobody vouches for is replayed, even
+    one whose content says another protocol; the store's answer then decides."""
+    messages: list[dict[str, Any]] = [{"role": "user", "content": "q"}, dict(_TURNS["claude"])]
+    messages.append({"role": "tool", "tool_call_id": "toolu_01", "content": "1"})
+    claude = Provenance.from_stamp(
+        {"provider": "anthropic", "api": "anthropic-messages", "model": "claude-sonnet-4-5"}
+    )
+    assert claude is not None
+    store = _store(messages, [(1, claude)])
+    options = HygieneOptions(unknown_provenance="same")
+    kwargs = {"model": "openai/gpt-4o", "messages": messages}
+    prepared = _request.prepare_request_sync(kwargs, options, store)
+    assert prepared.restored == 1
+    assert prepared.messages[1]["content"] == "t\n\na"  # Claude's thinking, as text
+    unknown = _request.prepare_request_sync(kwargs, options, MemoryStore())
+    assert unknown.restored == 0 and unknown.messages[1]["content"] == "a"

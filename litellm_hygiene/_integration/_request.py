@@ -39,7 +39,8 @@ class Prepared:
         messages: The messages to send: the caller's own list when nothing changed.
         changes: Count of changes per kind (no content). Removing hygiene's own stamp
             is bookkeeping, not a change to the conversation, so it is not counted.
-        restored: Assistant turns whose provenance came from the store.
+        restored: Assistant turns whose provenance came from the store (only turns
+            whose provenance can change how they are sent are looked up).
         changed: Whether ``messages`` differ from the caller's (stamps removed count).
         store_error: The type of a provenance store failure; the request was then
             transformed without restored stamps.
@@ -262,7 +263,9 @@ def _lookups(conv: Conversation) -> list[int]:
     turns judged differently treats both as another model's. So it matters for every
     assistant turn once any assistant turn holds opaque data (a turn without any can
     still be merged with that one: the turns between them may go, as empty or failed
-    ones do), and for none otherwise.
+    ones do), and for none otherwise. Nor for a turn whose own content already says it
+    came from another protocol than the target's: no provenance makes it replayable
+    (``Conversation.provenance_matters``), so it is not hashed or looked up.
     """
     slots = conv.slots
     if not any(s.facts.role == "assistant" and s.facts.flags & OPAQUE for s in slots):
@@ -270,7 +273,9 @@ def _lookups(conv: Conversation) -> list[int]:
     return [
         index
         for index, slot in enumerate(slots)
-        if slot.facts.role == "assistant" and not slot.facts.flags & STAMPED
+        if slot.facts.role == "assistant"
+        and not slot.facts.flags & STAMPED
+        and conv.provenance_matters(slot)
     ]
 
 

@@ -260,10 +260,20 @@ class Slot:
     caller's own; ``verdict`` caches whether its opaque data may be replayed;
     ``restored`` is a provenance stamp the caller's message lost and the integration's
     store gave back, read as a stamp on the message would be (the message is not
-    copied to carry it).
+    copied to carry it); ``contradicted`` caches whether its own content says it came
+    from another protocol than the target's.
     """
 
-    __slots__ = ("facts", "failed", "message", "origin", "raw", "restored", "verdict")
+    __slots__ = (
+        "contradicted",
+        "facts",
+        "failed",
+        "message",
+        "origin",
+        "raw",
+        "restored",
+        "verdict",
+    )
 
     def __init__(
         self,
@@ -284,6 +294,7 @@ class Slot:
         self.verdict = verdict
         self.failed = failed
         self.restored = restored
+        self.contradicted: bool | None = None
 
 
 class Conversation:
@@ -345,12 +356,38 @@ class Conversation:
         # The turn's own content has the last word: opaque data whose shape says another
         # protocol is not replayed, whatever the turn claims. Without this, the output
         # (which carries no stamp) would be judged differently on its next request.
+        return not self._contradicted(slot)
+
+    def _contradicted(self, slot: Slot) -> bool:
+        """Whether the turn's own content says it came from another protocol."""
+        found = slot.contradicted
+        if found is None:
+            found = slot.contradicted = self._evidence_against(slot)
+        return found
+
+    def _evidence_against(self, slot: Slot) -> bool:
+        target = self.ctx.target
         found = self.wire.evidence(slot.raw)
-        if not found or ctx.target.api in found:
-            return True
+        if not found or target.api in found:
+            return False
         # Mistral models keep Mistral's id shape behind any router; the ids hygiene gives
         # a Mistral target have it too, so its output is judged alike on the next run.
-        return ctx.target.family == "mistral" and "mistral" in found
+        return not (target.family == "mistral" and "mistral" in found)
+
+    def provenance_matters(self, slot: Slot) -> bool:
+        """Whether some provenance given to this turn would change its verdict.
+
+        Asked before looking the turn up in a provenance store. Declared another
+        model's, a turn is never replayable (:meth:`_judge`); so provenance matters
+        only where some declaration makes it replayable: declared this model's (unless
+        its content contradicts that), or declared nothing under ``unknown_provenance``
+        ``"same"``. Where it does not matter the verdict is settled here (not
+        replayable), and the lookup can be skipped.
+        """
+        if self.ctx.policy.unknown_provenance == "same" or not self._contradicted(slot):
+            return True
+        slot.verdict = False
+        return False
 
     def _declared(self, slot: Slot) -> bool | None:
         """The verdict of the provenance the turn or the caller declares; ``None``: none."""
