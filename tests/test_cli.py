@@ -353,3 +353,42 @@ def test_fix_names_an_output_it_cannot_write(conversation: Path, tmp_path: Path)
     done = run("fix", str(conversation), "-m", MISTRAL, "-o", str(target))
     assert done.returncode == 2
     assert f"error: {target}: cannot be written" in done.stderr
+
+
+_INTERRUPT_ANOTHER_THREAD = """
+import signal, sys, threading, time
+from litellm_hygiene._cli import main
+
+def interrupt():
+    # The kernel may hand a process's SIGINT to any of its threads: here, the server's.
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        me = threading.current_thread()
+        others = [t for t in threading.enumerate() if t not in (me, threading.main_thread())]
+        if others:
+            time.sleep(0.3)
+            signal.pthread_kill(others[0].ident, signal.SIGINT)
+            return
+        time.sleep(0.05)
+
+threading.Thread(target=interrupt, daemon=True).start()
+sys.argv = ["litellm-hygiene", "standin", "--port", sys.argv[1]]
+main()
+"""
+
+
+def test_standin_stops_when_the_interrupt_lands_on_another_thread() -> None:
+    process = subprocess.Popen(
+        [sys.executable, "-c", _INTERRUPT_ANOTHER_THREAD, str(_free_port())],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    try:
+        out, _ = process.communicate(timeout=30)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        out, _ = process.communicate()
+        raise AssertionError(f"Ctrl-C did not stop the stand-in: {out}") from None
+    assert process.returncode == 0, out
+    assert out.rstrip().endswith("stopped")

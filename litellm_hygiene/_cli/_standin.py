@@ -8,7 +8,7 @@ error when it is rejected, so what LiteLLM sent (with or without hygiene) is vis
 
 from __future__ import annotations
 
-import threading
+import time
 
 import click
 
@@ -18,6 +18,7 @@ from .._standin.serve import answer, api_of
 __all__ = ["DEFAULT_PORT", "standin"]
 
 DEFAULT_PORT = 4891
+_WAKE_SECONDS = 0.25
 
 
 def _logged(request: ReceivedRequest) -> Reply | None:
@@ -51,7 +52,10 @@ def standin(port: int) -> None:
         raise click.ClickException(f"cannot listen on 127.0.0.1:{port}: {err.strerror}") from err
     click.echo(f"litellm-hygiene stand-in listening on {server.base_url} (Ctrl-C stops it)")
     try:
-        threading.Event().wait()
+        while True:
+            # Woken now and then: the kernel may hand Ctrl-C to the server's thread,
+            # and a wait without a timeout would never see it.
+            time.sleep(_WAKE_SECONDS)
     except KeyboardInterrupt:
         click.echo("stopped")
     finally:
