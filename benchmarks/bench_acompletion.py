@@ -50,7 +50,7 @@ from transcripts import MODELS, SANITIZE_CASES, Source, agent_transcript
 
 from litellm_hygiene import HygieneCallback, resolve_target
 from litellm_hygiene._integration._annotate import provenance_of
-from litellm_hygiene._integration._fingerprint import fingerprints
+from litellm_hygiene._integration._store import put_fingerprints
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -250,7 +250,7 @@ def record(hook: Hook, messages: list[dict[str, Any]], source: Source) -> None:
     provenance = provenance_of(resolve_target(MODELS[source]))
     for message in messages:
         if message["role"] == "assistant":
-            store.put(fingerprints(message), provenance)
+            put_fingerprints(store, message, provenance)
 
 
 async def run(sizes: list[int], rounds: int | None = None) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import gc
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 import pytest
@@ -185,13 +185,13 @@ def test_with_nothing_to_await_the_request_is_one_paused_step(
     if store is not None:
         answer = _KWARGS["messages"][1]
         store.put(fingerprints(answer), Provenance("anthropic", "anthropic-messages", "x"))
-        real_many = store.get_many
+        real_many = store.get_many_tokens
 
-        def noting(key_sets: Sequence[Sequence[str]]) -> list[Provenance | None]:
+        def noting(token_sets: Sequence[Iterable[tuple[str, str]]]) -> list[Provenance | None]:
             lookups.append(gc.isenabled())
-            return real_many(key_sets)
+            return real_many(token_sets)
 
-        monkeypatch.setattr(store, "get_many", noting)
+        monkeypatch.setattr(store, "get_many_tokens", noting)
     prepared = asyncio.run(_request.prepare_request(_KWARGS, HygieneOptions(), store))
     assert pauses == ["_prepare_here"]
     assert lookups == ([False] if store is not None else [])

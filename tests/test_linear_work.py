@@ -27,9 +27,8 @@ from benchmarks.transcripts import MODELS, SANITIZE_CASES, Source, agent_transcr
 from litellm_hygiene import resolve_target
 from litellm_hygiene._integration import _fingerprint, _request
 from litellm_hygiene._integration._annotate import provenance_of
-from litellm_hygiene._integration._fingerprint import fingerprints
 from litellm_hygiene._integration._options import HygieneOptions
-from litellm_hygiene._integration._store import MemoryStore
+from litellm_hygiene._integration._store import MemoryStore, put_fingerprints
 from litellm_hygiene._openai import _facts
 from litellm_hygiene._rules import tool_call_id
 from litellm_hygiene._sanitize import sanitize_for_target
@@ -119,7 +118,7 @@ def test_the_hooks_request_work_is_the_same_per_message_at_any_length(
             provenance = provenance_of(resolve_target(MODELS[source]))
             for message in messages:
                 if message["role"] == "assistant":
-                    store.put(fingerprints(message), provenance)
+                    put_fingerprints(store, message, provenance)
         target_model = _request.target_of(kwargs)
         return functools.partial(_request._prepare_here, kwargs, target_model, options, store)
 

@@ -18,9 +18,9 @@ from hypothesis import strategies as st
 
 from litellm_hygiene import resolve_target
 from litellm_hygiene._integration import _request
-from litellm_hygiene._integration._fingerprint import fingerprints, lookup_keys
+from litellm_hygiene._integration._fingerprint import lookup_keys
 from litellm_hygiene._integration._options import HygieneOptions
-from litellm_hygiene._integration._store import MemoryStore, Provenance
+from litellm_hygiene._integration._store import MemoryStore, Provenance, put_fingerprints
 from litellm_hygiene._openai import STAMP_KEY
 from litellm_hygiene._openai._decode import Stamp
 from litellm_hygiene._pipeline import context_for
@@ -79,7 +79,7 @@ def _store(messages: list[dict[str, Any]], recorded: list[tuple[int, Provenance]
     store = MemoryStore()
     for index, provenance in recorded:
         answer = {k: v for k, v in messages[index].items() if k != STAMP_KEY}
-        store.put(fingerprints(answer), provenance)
+        put_fingerprints(store, answer, provenance)
     return store
 
 

@@ -7,6 +7,7 @@ the module's server never see each other's keys.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
 import re
@@ -14,6 +15,7 @@ import socket
 import threading
 import time
 import uuid
+from collections import Counter
 from collections.abc import Iterator, Sequence
 from typing import Any
 
@@ -30,6 +32,7 @@ from litellm_hygiene._integration._fingerprint import (
     _first_of_each_kind,
     fingerprints,
     iter_lookup_keys,
+    iter_lookup_tokens,
     lookup_keys,
 )
 from litellm_hygiene._integration._redis_store import (
@@ -45,6 +48,7 @@ from litellm_hygiene._integration._store import (
     TieredStore,
     aget_many,
     get_many,
+    put_fingerprints,
 )
 
 from . import redis_server as redis_server_module
@@ -247,6 +251,11 @@ def test_lookup_keys_find_what_every_fingerprint_finds(
     # One by one, as the in-process store reads them, they are the same keys.
     assert tuple(iter_lookup_keys(returned)) == keys
     assert store.get_many([iter_lookup_keys(returned)]) == [store.get(keys)]
+    # Recorded as the hook records (with marks) and looked up by tokens: the same.
+    marked = MemoryStore()
+    put_fingerprints(marked, answer, CLAUDE)
+    put_fingerprints(marked, {"role": "assistant", "content": "Other."}, GPT)
+    assert marked.get_many_tokens([iter_lookup_tokens(returned)]) == [store.get(keys)]
 
 
 _TOKENS = st.sampled_from(["", " ", "a", "b", "QUJD", "call_1__thought__U0lH", None, 7])
@@ -920,3 +929,77 @@ def test_missing_redis_server_skips_with_a_reason(monkeypatch: pytest.MonkeyPatc
         redis_server_or_skip(),
     ):
         pass
+
+
+def _call_dict(call_id: str) -> dict[str, Any]:
+    return {"id": call_id, "type": "function", "function": {"name": "f", "arguments": "{}"}}
+
+
+_STORE_TURNS = [
+    {"role": "assistant", "content": f"A{n % 2}.", "tool_calls": [_call_dict(f"toolu_0{n}")]}
+    for n in range(4)
+] + [{"role": "assistant", "content": "Same."}, {"role": "assistant", "content": "Other."}]
+_OPS = st.lists(
+    st.one_of(
+        st.tuples(st.just("put"), st.integers(0, 5), st.booleans()),  # turn, marked
+        st.tuples(st.just("tick"), st.integers(0, 3), st.booleans()),
+        st.tuples(st.just("get"), st.integers(0, 5), st.booleans()),
+    ),
+    max_size=30,
+)
+
+
+@given(ops=_OPS, size=st.integers(1, 6))
+def test_lookups_by_token_answer_what_lookups_by_key_answer(
+    ops: list[tuple[str, int, bool]], size: int
+) -> None:
+    """A store written with marks, looked up by tokens, against one without either.
+
+    Same answers, same evictions and expiries; the marks always count exactly the
+    entries that hold them, so a token is never passed over while an entry has it.
+    """
+    now = [0.0]
+    marked = MemoryStore(max_entries=size, ttl_seconds=2, clock=lambda: now[0])
+    plain = MemoryStore(max_entries=size, ttl_seconds=2, clock=lambda: now[0])
+    for op, turn, flag in ops:
+        message = _STORE_TURNS[turn]
+        provenance = CLAUDE if turn % 2 else GPT
+        if op == "put":
+            keys = fingerprints(message)
+            if flag:
+                put_fingerprints(marked, message, provenance)
+            else:
+                marked.put(keys, provenance)
+            plain.put(keys, provenance)
+        elif op == "tick":
+            now[0] += turn
+        else:
+            assert marked.get_many_tokens([iter_lookup_tokens(message)]) == plain.get_many(
+                [lookup_keys(message)]
+            )
+        assert list(marked._entries) == list(plain._entries)
+        marks = [entry[2] for entry in marked._entries.values()]
+        assert marked._unmarked == marks.count(None)
+        assert marked._marks == Counter(mark for mark in marks if mark is not None)
+
+
+def test_a_turn_no_entry_was_made_from_costs_no_sha256(monkeypatch: pytest.MonkeyPatch) -> None:
+    hashed: list[bytes] = []
+    real = hashlib.sha256
+
+    def counting(data: bytes = b"") -> Any:
+        hashed.append(data)
+        return real(data)
+
+    store = MemoryStore()
+    put_fingerprints(store, _STORE_TURNS[0], CLAUDE)
+    monkeypatch.setattr(hashlib, "sha256", counting)
+    unseen = _STORE_TURNS[3]  # its own id and text
+    assert store.get_many_tokens([iter_lookup_tokens(unseen)]) == [None]
+    assert hashed == []
+    assert store.get_many_tokens([iter_lookup_tokens(_STORE_TURNS[0])]) == [CLAUDE]
+    assert len(hashed) == 1  # its first key, and only that
+    store.put(fingerprints(_STORE_TURNS[5]), GPT)  # no marks: every token is hashed again
+    hashed.clear()
+    assert store.get_many_tokens([iter_lookup_tokens(unseen)]) == [None]
+    assert len(hashed) == len(lookup_keys(unseen))

@@ -25,13 +25,12 @@ from .._errors import InvalidMessageError
 from .._overflow import predict_overflow
 from .._target import TargetModel
 from ._annotate import attach_report, provenance_of, response_overflow, stamp
-from ._fingerprint import fingerprints
 from ._metrics import StatsCounter
 from ._options import HygieneOptions
 from ._overflow_errors import predicted_overflow_error
 from ._report import CallReport, ReportBook
 from ._request import Prepared, prepare_request, prepare_request_sync, target_of
-from ._store import Provenance, ProvenanceStore
+from ._store import Provenance, ProvenanceStore, aput_fingerprints, put_fingerprints
 from ._stores import build_store
 
 __all__ = ["HygieneEngine", "logger", "target_label"]
@@ -297,9 +296,7 @@ class HygieneEngine:
         if self._store is None:
             return
         try:
-            keys = fingerprints(message)
-            if keys:
-                await self._store.aput(keys, provenance)
+            await aput_fingerprints(self._store, message, provenance)
         except Exception as err:
             self._store_failed(err)
 
@@ -314,9 +311,7 @@ class HygieneEngine:
         if self._store is None:
             return
         try:
-            keys = fingerprints(message)
-            if keys:
-                self._store.put(keys, provenance)
+            put_fingerprints(self._store, message, provenance)
         except Exception as err:
             self._store_failed(err)
 

@@ -21,7 +21,14 @@ from typing import Any
 
 from .._openai._tools import split_id
 
-__all__ = ["fingerprints", "iter_lookup_keys", "lookup_keys"]
+__all__ = [
+    "fingerprints",
+    "iter_lookup_keys",
+    "iter_lookup_tokens",
+    "lookup_keys",
+    "marked_fingerprints",
+    "token_key",
+]
 
 _HEX_DIGITS = 32
 _PSF = "provider_specific_fields"
@@ -169,10 +176,25 @@ def fingerprints(message: Any) -> tuple[str, ...]:
         The keys without duplicates; ``()`` for a non-assistant or unreadable message,
         or one with nothing to fingerprint. Never raises; linear in the message size.
     """
+    return tuple(marked_fingerprints(message))
+
+
+def marked_fingerprints(message: Any) -> dict[str, int]:
+    """:func:`fingerprints`, in order, each with its mark: the ``hash()`` of its token.
+
+    A mark is Python's own hash of the ``(kind, token)`` pair, keyed per process: an
+    in-process store keeps it to pass over, unhashed, a token no entry was made from
+    (see ``MemoryStore.get_many_tokens``). Marks mean nothing in another process.
+    """
     msg = _as_dict(message)
     if msg is None or msg.get("role") != "assistant":
-        return ()
-    return tuple(dict.fromkeys([_key(kind, value) for kind, value in _candidates(msg)]))
+        return {}
+    return {_key(kind, value): hash((kind, value)) for kind, value in _candidates(msg)}
+
+
+def token_key(token: tuple[str, str]) -> str:
+    """The store key of a ``(kind, token)`` pair (see :func:`iter_lookup_tokens`)."""
+    return _key(token[0], token[1])
 
 
 def lookup_keys(message: Any) -> tuple[str, ...]:
@@ -194,11 +216,16 @@ def iter_lookup_keys(message: Any) -> Iterator[str]:
     A store that answers in process stops at its first hit, so a turn it knows by its
     first key costs one hash, not one per kind.
     """
+    for kind, value in iter_lookup_tokens(message):
+        yield _key(kind, value)
+
+
+def iter_lookup_tokens(message: Any) -> Iterator[tuple[str, str]]:
+    """The ``(kind, token)`` pairs of :func:`iter_lookup_keys`, not yet hashed."""
     msg = _as_dict(message)
     if msg is None or msg.get("role") != "assistant":
         return
-    for kind, value in _first_of_each_kind(msg):
-        yield _key(kind, value)
+    yield from _first_of_each_kind(msg)
 
 
 def _first_of_each_kind(msg: dict[str, Any]) -> Iterator[tuple[str, str]]:

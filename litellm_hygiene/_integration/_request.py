@@ -22,7 +22,7 @@ from .._rules import Conversation
 from .._sanitize import read_request, sanitize_read
 from .._target import TargetModel, resolve_target
 from ._collector import collector_paused
-from ._fingerprint import iter_lookup_keys, lookup_keys
+from ._fingerprint import iter_lookup_tokens, lookup_keys
 from ._options import HygieneOptions
 from ._store import MemoryStore, Provenance, ProvenanceStore, aget_many, get_many
 from ._trim import trim_request
@@ -114,14 +114,15 @@ def _prepare_here(
     """:func:`prepare_request` for no store or an in-process one (its lookups are calls).
 
     Each turn's lookup keys are hashed only as far as the store needs them: a turn it
-    knows by its first key costs one hash.
+    knows by its first key costs one hash, and a token no entry was made from none.
     """
     conv = _conversation(kwargs["messages"], target, options)
     turns = _lookups(conv) if store is not None else []
     if not turns or store is None:
         return _finish(kwargs, conv, options, [], [])
     try:
-        found = store.get_many([iter_lookup_keys(conv.slots[index].raw) for index in turns])
+        tokens = [iter_lookup_tokens(conv.slots[index].raw) for index in turns]
+        found = store.get_many_tokens(tokens)
     except Exception as err:  # a store failure must not cost the transformation
         return _finish(kwargs, conv, options, [], [], type(err).__name__)
     return _finish(kwargs, conv, options, turns, found)

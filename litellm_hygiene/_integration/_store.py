@@ -23,6 +23,7 @@ from typing import Any, Protocol, runtime_checkable
 
 from .._errors import ConfigurationError
 from .._openai._decode import read_stamp
+from ._fingerprint import fingerprints, marked_fingerprints, token_key
 
 __all__ = [
     "MemoryStore",
@@ -31,7 +32,9 @@ __all__ = [
     "StoreStats",
     "TieredStore",
     "aget_many",
+    "aput_fingerprints",
     "get_many",
+    "put_fingerprints",
 ]
 
 logger = logging.getLogger("litellm_hygiene")
@@ -134,7 +137,11 @@ class MemoryStore:
         self._ttl = ttl_seconds
         self._clock = clock
         self._lock = threading.Lock()
-        self._entries: OrderedDict[str, tuple[float, Provenance]] = OrderedDict()
+        # key -> (expiry, provenance, mark): the mark is the hash() of the token the
+        # key was made from, when the writer gave it (see put).
+        self._entries: OrderedDict[str, tuple[float, Provenance, int | None]] = OrderedDict()
+        self._marks: dict[int, int] = {}  # mark -> entries holding it
+        self._unmarked = 0  # entries put without a mark
 
     def __len__(self) -> int:
         return len(self._entries)
@@ -145,15 +152,43 @@ class MemoryStore:
         with self._lock:
             return self._first(keys, now)
 
-    def put(self, keys: Sequence[str], provenance: Provenance) -> None:
-        """Record ``provenance`` under every key, evicting the least recently used."""
+    def put(
+        self, keys: Sequence[str], provenance: Provenance, marks: Sequence[int] | None = None
+    ) -> None:
+        """Record ``provenance`` under every key, evicting the least recently used.
+
+        ``marks``: each key's mark, the ``hash()`` of the token it was made from (see
+        :func:`~._fingerprint.marked_fingerprints`). While every entry has one,
+        :meth:`get_many_tokens` passes over a token no entry was made from without
+        hashing it into its key.
+        """
         expires = float("inf") if self._ttl is None else self._clock() + self._ttl
+        entries = self._entries
         with self._lock:
-            for key in keys:
-                self._entries[key] = (expires, provenance)
-                self._entries.move_to_end(key)
-            while len(self._entries) > self._max:
-                self._entries.popitem(last=False)
+            for position, key in enumerate(keys):
+                mark = None if marks is None else marks[position]
+                old = entries.get(key)
+                if old is not None:
+                    self._unmark(old[2])
+                entries[key] = (expires, provenance, mark)
+                entries.move_to_end(key)
+                if mark is None:
+                    self._unmarked += 1
+                else:
+                    self._marks[mark] = self._marks.get(mark, 0) + 1
+            while len(entries) > self._max:
+                self._unmark(entries.popitem(last=False)[1][2])
+
+    def _unmark(self, mark: int | None) -> None:
+        """Account for an entry of ``mark`` leaving the store."""
+        if mark is None:
+            self._unmarked -= 1
+            return
+        left = self._marks[mark] - 1
+        if left:
+            self._marks[mark] = left
+        else:
+            del self._marks[mark]
 
     def get_many(self, key_sets: Sequence[Iterable[str]]) -> list[Provenance | None]:
         """:meth:`get` for each set of keys, under one lock.
@@ -168,17 +203,48 @@ class MemoryStore:
                 found.append(self._first(keys, now))
         return found
 
+    def get_many_tokens(
+        self, token_sets: Sequence[Iterable[tuple[str, str]]]
+    ) -> list[Provenance | None]:
+        """:meth:`get_many` for turns given by their tokens (``iter_lookup_tokens``).
+
+        Each token is hashed into its key (sha256) only when an entry may have been
+        made from it: while every entry has its mark, a token whose ``hash()`` no
+        entry holds is not stored, and a turn the store never saw costs no sha256.
+        """
+        now = self._clock()
+        found: list[Provenance | None] = []
+        with self._lock:
+            marks = None if self._unmarked else self._marks
+            for tokens in token_sets:
+                hit = None
+                for token in tokens:
+                    if marks is not None and hash(token) not in marks:
+                        continue  # no entry was made from it
+                    hit = self._hit(token_key(token), now)
+                    if hit is not None:
+                        break
+                found.append(hit)
+        return found
+
     def _first(self, keys: Iterable[str], now: float) -> Provenance | None:
         for key in keys:
-            entry = self._entries.get(key)
-            if entry is None:
-                continue
-            if entry[0] <= now:
-                del self._entries[key]
-                continue
-            self._entries.move_to_end(key)
-            return entry[1]
+            hit = self._hit(key, now)
+            if hit is not None:
+                return hit
         return None
+
+    def _hit(self, key: str, now: float) -> Provenance | None:
+        """The provenance stored under ``key`` (refreshed); ``None``, expired ones dropped."""
+        entry = self._entries.get(key)
+        if entry is None:
+            return None
+        if entry[0] <= now:
+            del self._entries[key]
+            self._unmark(entry[2])
+            return None
+        self._entries.move_to_end(key)
+        return entry[1]
 
     async def aget(self, keys: Sequence[str]) -> Provenance | None:
         """Async twin of :meth:`get` (no I/O, so it simply calls it)."""
@@ -403,3 +469,28 @@ async def aget_many(
     if callable(many):
         return list(await many(key_sets))
     return [await store.aget(keys) for keys in key_sets]
+
+
+def put_fingerprints(store: ProvenanceStore, message: Any, provenance: Provenance) -> None:
+    """Record ``provenance`` under the message's fingerprints.
+
+    An in-process store gets each key's mark too (see :meth:`MemoryStore.put`).
+    """
+    if type(store) is not MemoryStore:
+        keys = fingerprints(message)
+        if keys:
+            store.put(keys, provenance)
+        return
+    marked = marked_fingerprints(message)
+    if marked:
+        store.put(tuple(marked), provenance, tuple(marked.values()))
+
+
+async def aput_fingerprints(store: ProvenanceStore, message: Any, provenance: Provenance) -> None:
+    """Async twin of :func:`put_fingerprints` (an in-process store is written here)."""
+    if type(store) is MemoryStore:
+        put_fingerprints(store, message, provenance)
+        return
+    keys = fingerprints(message)
+    if keys:
+        await store.aput(keys, provenance)
