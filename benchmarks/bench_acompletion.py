@@ -153,20 +153,11 @@ async def measure(
         messages, target, base_url, source if label in RECORDED else None
     )
     substitute = Registration(_Substitute(sent))
-    registered = {"off": None, "on": hook, "sent": substitute}
-    times: dict[str, list[float]] = {mode: [] for mode in registered}
-    for number in range(-1, rounds):  # round -1 warms every path
-        for mode in _ORDERS[number % len(_ORDERS)]:
-            registration = registered[mode]
-            if registration is not None:
-                registration.on()
-            before = hook.callback.stats["requests"]
-            elapsed = await timed(messages, target, base_url)
-            if registration is not None:
-                registration.off()
-            assert hook.callback.stats["requests"] - before == int(mode == "on")
-            if number >= 0:
-                times[mode].append(elapsed)
+    before = hook.callback.stats["requests"]
+    times = await interleaved(
+        {"off": None, "on": hook, "sent": substitute}, messages, target, base_url, rounds
+    )
+    assert hook.callback.stats["requests"] - before == rounds + 1  # once a round, on only
     off, on, through = times["off"], times["on"], times["sent"]
     return Measured(
         messages=len(messages),
@@ -178,8 +169,29 @@ async def measure(
     )
 
 
-_ORDERS = list(itertools.permutations(("off", "on", "sent")))
-"""Every order of the three sends, taken in turn, so none always goes first."""
+async def interleaved(
+    registered: dict[str, Registration | None],
+    messages: list[dict[str, Any]],
+    target: str,
+    base_url: str,
+    rounds: int,
+) -> dict[str, list[float]]:
+    """Each mode's request times: every round sends once per mode (its callback alone
+    registered), every order of the modes in turn, so none always goes first; round -1
+    warms every path and is not kept."""
+    orders = list(itertools.permutations(registered))
+    times: dict[str, list[float]] = {mode: [] for mode in registered}
+    for number in range(-1, rounds):
+        for mode in orders[number % len(orders)]:
+            registration = registered[mode]
+            if registration is not None:
+                registration.on()
+            elapsed = await timed(messages, target, base_url)
+            if registration is not None:
+                registration.off()
+            if number >= 0:
+                times[mode].append(elapsed)
+    return times
 
 
 @dataclass(frozen=True)

@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
-import itertools
 import os
 import statistics
 import sys
@@ -46,7 +45,7 @@ from bench_acompletion import (
     _arguments,
     _litellm_version,
     _Substitute,
-    timed,
+    interleaved,
     what_the_hook_sends,
 )
 from litellm.integrations.custom_logger import CustomLogger
@@ -171,7 +170,6 @@ class _Floor(CustomLogger):
 
 
 _MODES = ("off", "on", "sent", "floor")
-_ORDERS = list(itertools.permutations(_MODES))
 
 
 async def measure(
@@ -195,24 +193,14 @@ async def measure(
         "sent": Registration(_Substitute(sent)),
         "floor": Registration(floor),
     }
-    times: dict[str, list[float]] = {mode: [] for mode in _MODES}
-    for number in range(-1, rounds):  # round -1 warms every path
-        for mode in _ORDERS[number % len(_ORDERS)]:
-            registration = registered[mode]
-            if registration is not None:
-                registration.on()
-            elapsed = await timed(messages, target, base_url)
-            if registration is not None:
-                registration.off()
-            if number >= 0:
-                times[mode].append(elapsed)
+    times = await interleaved(registered, messages, target, base_url, rounds)
     off = times["off"]
     out = {
         mode: statistics.median([(t - o) / o for o, t in zip(off, times[mode], strict=True)])
         for mode in _MODES[1:]
     }
     out["off_ms"] = statistics.median(off) * 1e3
-    out["floor_ms"] = statistics.median(floor.seconds[len(_MODES) :]) * 1e3
+    out["floor_ms"] = statistics.median(floor.seconds[1:]) * 1e3  # round -1 warms
     return out
 
 
