@@ -1003,3 +1003,18 @@ def test_a_turn_no_entry_was_made_from_costs_no_sha256(monkeypatch: pytest.Monke
     hashed.clear()
     assert store.get_many_tokens([iter_lookup_tokens(unseen)]) == [None]
     assert len(hashed) == len(lookup_keys(unseen))
+
+
+def test_a_str_subclass_token_is_found_as_its_text() -> None:
+    class Hashed(str):
+        def __hash__(self) -> int:
+            return 1
+
+    store = MemoryStore()
+    put_fingerprints(store, _STORE_TURNS[0], CLAUDE)
+    returned = {
+        "role": "assistant",
+        "content": None,
+        "tool_calls": [_call_dict(Hashed("toolu_00"))],
+    }
+    assert store.get_many_tokens([iter_lookup_tokens(returned)]) == [CLAUDE]

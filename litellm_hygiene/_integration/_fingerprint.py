@@ -28,6 +28,7 @@ __all__ = [
     "lookup_keys",
     "marked_fingerprints",
     "token_key",
+    "token_mark",
 ]
 
 _HEX_DIGITS = 32
@@ -189,12 +190,22 @@ def marked_fingerprints(message: Any) -> dict[str, int]:
     msg = _as_dict(message)
     if msg is None or msg.get("role") != "assistant":
         return {}
-    return {_key(kind, value): hash((kind, value)) for kind, value in _candidates(msg)}
+    return {_key(kind, value): token_mark((kind, value)) for kind, value in _candidates(msg)}
 
 
 def token_key(token: tuple[str, str]) -> str:
     """The store key of a ``(kind, token)`` pair (see :func:`iter_lookup_tokens`)."""
     return _key(token[0], token[1])
+
+
+def token_mark(token: tuple[str, str]) -> int:
+    """The mark of a ``(kind, token)`` pair: ``hash()`` of it, as a plain ``str``.
+
+    A ``str`` subclass in a caller's message may hash its own way; its value, as the
+    key hashes it, is what must match.
+    """
+    value = token[1]
+    return hash(token if type(value) is str else (token[0], str.__str__(value)))
 
 
 def lookup_keys(message: Any) -> tuple[str, ...]:

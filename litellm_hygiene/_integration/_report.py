@@ -28,7 +28,8 @@ class CallReport:
     Attributes:
         target: The deployment the request was transformed for (``provider/model``).
         changes: Number of changes per kind.
-        restored: Assistant turns whose provenance came from the provenance store.
+        restored: Assistant turns whose provenance came from the provenance store (a
+            turn is looked up only where its provenance can change what is sent).
         overflow: The context-window overflow seen on the response or the error.
         error: The type name of an internal hygiene error that let the request through
             unchanged (fail-open), if any.

@@ -23,7 +23,7 @@ from typing import Any, Protocol, runtime_checkable
 
 from .._errors import ConfigurationError
 from .._openai._decode import read_stamp
-from ._fingerprint import fingerprints, marked_fingerprints, token_key
+from ._fingerprint import fingerprints, marked_fingerprints, token_key, token_mark
 
 __all__ = [
     "MemoryStore",
@@ -209,8 +209,9 @@ class MemoryStore:
         """:meth:`get_many` for turns given by their tokens (``iter_lookup_tokens``).
 
         Each token is hashed into its key (sha256) only when an entry may have been
-        made from it: while every entry has its mark, a token whose ``hash()`` no
-        entry holds is not stored, and a turn the store never saw costs no sha256.
+        made from it: while every entry has its mark, a token whose mark
+        (:func:`~._fingerprint.token_mark`) no entry holds is not stored, and a turn
+        the store never saw costs no sha256.
         """
         now = self._clock()
         found: list[Provenance | None] = []
@@ -219,7 +220,7 @@ class MemoryStore:
             for tokens in token_sets:
                 hit = None
                 for token in tokens:
-                    if marks is not None and hash(token) not in marks:
+                    if marks is not None and token_mark(token) not in marks:
                         continue  # no entry was made from it
                     hit = self._hit(token_key(token), now)
                     if hit is not None:
