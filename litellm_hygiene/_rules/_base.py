@@ -346,11 +346,14 @@ class Conversation:
         return slot.verdict
 
     def _judge(self, slot: Slot) -> bool:
-        ctx = self.ctx
-        declared = self._declared(slot)
+        return self._verdict(slot, self._declared(slot))
+
+    def _verdict(self, slot: Slot, declared: bool | None) -> bool:
+        """The turn's verdict when its provenance declares ``declared`` (``None``: none)."""
+        policy = self.ctx.policy
         if declared is None:
-            if ctx.policy.unknown_provenance != "match_evidence":
-                return ctx.policy.unknown_provenance == "same"
+            if policy.unknown_provenance != "match_evidence":
+                return policy.unknown_provenance == "same"
         elif not declared:
             return False
         # The turn's own content has the last word: opaque data whose shape says another
@@ -377,16 +380,15 @@ class Conversation:
     def provenance_matters(self, slot: Slot) -> bool:
         """Whether some provenance given to this turn would change its verdict.
 
-        Asked before looking the turn up in a provenance store. Declared another
-        model's, a turn is never replayable (:meth:`_judge`); so provenance matters
-        only where some declaration makes it replayable: declared this model's (unless
-        its content contradicts that), or declared nothing under ``unknown_provenance``
-        ``"same"``. Where it does not matter the verdict is settled here (not
-        replayable), and the lookup can be skipped.
+        Asked before looking the turn up in a provenance store: the turn is judged
+        (:meth:`_verdict`) as declared nothing, another model's and this model's. Where
+        all three agree (its own content says another protocol, say) the verdict is
+        settled here, and the lookup can be skipped.
         """
-        if self.ctx.policy.unknown_provenance == "same" or not self._contradicted(slot):
+        nothing = self._verdict(slot, None)
+        if self._verdict(slot, False) != nothing or self._verdict(slot, True) != nothing:
             return True
-        slot.verdict = False
+        slot.verdict = nothing
         return False
 
     def _declared(self, slot: Slot) -> bool | None:
