@@ -91,6 +91,10 @@ class Policy(BaseModel):
             unless it is a prefix.
         require_user_first: Prepend a minimal user turn when history starts with an
             assistant turn.
+        thinking_opens_tool_loop: With thinking requested, the last assistant turn of an
+            unfinished tool loop must start with the model's own signed thinking (Claude:
+            ``Expected `thinking` or `redacted_thinking`, but found `tool_use```); when it
+            cannot, the request goes without thinking.
         strip_fields: Response-only fields removed from every assistant turn, even
             same-model ones (the target rejects or misuses them).
         strip_foreign_fields: Response-only fields removed from foreign turns.
@@ -123,6 +127,7 @@ class Policy(BaseModel):
     parse_tool_arguments: bool = False
     mistral_turn_order: bool = False
     require_user_first: bool = False
+    thinking_opens_tool_loop: bool = False
     strip_fields: frozenset[ResponseField] = frozenset()
     strip_foreign_fields: frozenset[ResponseField] = ALL_RESPONSE_FIELDS
     require_base64_thought_signatures: bool = False
@@ -152,6 +157,7 @@ POLICIES: Final[Mapping[Family, Policy]] = MappingProxyType(
             merge_user_turns=True,
             merge_assistant_turns=True,
             require_user_first=True,
+            thinking_opens_tool_loop=True,
             max_image_bytes=5 * 1024 * 1024 * 3 // 4,
             many_images_count=20,
             many_images_max_side=2000,
@@ -252,12 +258,24 @@ def thinking_mode(target: TargetModel) -> bool:
     return "kimi" in model and "thinking" in model
 
 
+_CLAUDE_ON_BEDROCK: Final = POLICIES["bedrock"].model_copy(
+    update={"thinking_opens_tool_loop": True}
+)
+"""Claude on Bedrock: Bedrock's record, with Claude's thinking in a tool loop (LiteLLM
+maps ``thinking`` and ``reasoning_effort`` to Claude's thinking there, and Anthropic's
+model checks the turn)."""
+
+
 def policy_for(target: TargetModel) -> Policy:
     """The policy for ``target``: its family's record.
 
     DeepSeek and Kimi in thinking mode get the OpenAI-compatible record that keeps
-    ``reasoning_content`` and requires it on tool-call turns.
+    ``reasoning_content`` and requires it on tool-call turns; Claude on Bedrock gets
+    Bedrock's record with Claude's thinking rule (Bedrock's other models think, if at
+    all, by other rules).
     """
     if thinking_mode(target):
         return _THINKING_MODE
+    if target.family == "bedrock" and "claude" in target.model_id.lower():
+        return _CLAUDE_ON_BEDROCK
     return POLICIES[target.family]

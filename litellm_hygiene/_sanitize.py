@@ -33,6 +33,11 @@ class SanitizeResult(BaseModel):
             values); only messages a rule changed are written anew.
         report: What each rule changed.
         target: The model the messages were transformed for.
+        params: The request parameters given (``params=``) as they are to be sent: a
+            rule may remove one the messages cannot be sent with (``thinking`` for
+            Claude in an unfinished tool loop of another model's). The caller's own
+            mapping when none was removed.
+        dropped_params: The names of the parameters removed, to send without.
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -40,6 +45,8 @@ class SanitizeResult(BaseModel):
     messages: list[Any]
     report: TransformReport
     target: TargetModel
+    params: Mapping[str, Any] = {}
+    dropped_params: tuple[str, ...] = ()
 
 
 _NOTHING: Final = TransformReport()
@@ -52,6 +59,7 @@ def sanitize_for_target(
     tools: Sequence[Any] | None = None,
     policy: Policy | None = None,
     source: TargetModel | None = None,
+    params: Mapping[str, Any] | None = None,
 ) -> SanitizeResult:
     """:func:`sanitize_messages` for an already-resolved target.
 
@@ -60,19 +68,27 @@ def sanitize_for_target(
     A request no rule finds anything in is returned as it is.
     """
     del tools  # passed through untouched: no rule concerns tool definitions
-    return sanitize_read(read_request(messages, context_for(target, policy, source)))
+    return sanitize_read(read_request(messages, context_for(target, policy, source), params))
 
 
-def read_request(messages: Sequence[Any], ctx: RuleContext) -> Conversation:
-    """The caller's messages as the rules read them (each message read once).
+def read_request(
+    messages: Sequence[Any], ctx: RuleContext, params: Mapping[str, Any] | None = None
+) -> Conversation:
+    """The caller's messages (and parameters) as the rules read them.
+
+    Each message is read once.
 
     Raises:
-        ConfigurationError: ``messages`` is not a list.
+        ConfigurationError: ``messages`` is not a list, or ``params`` not a mapping.
         InvalidMessageError: A message cannot be read.
     """
     if not isinstance(messages, list | tuple):
         raise ConfigurationError(f"messages must be a list, got {type(messages).__name__}")
-    return Conversation(read_slots(messages, ctx, OPENAI), ctx, OPENAI)
+    if params is None:
+        return Conversation(read_slots(messages, ctx, OPENAI), ctx, OPENAI)
+    if not isinstance(params, Mapping):
+        raise ConfigurationError(f"params must be a mapping, got {type(params).__name__}")
+    return Conversation(read_slots(messages, ctx, OPENAI), ctx, OPENAI, params)
 
 
 def sanitize_read(conv: Conversation) -> SanitizeResult:
@@ -82,12 +98,18 @@ def sanitize_read(conv: Conversation) -> SanitizeResult:
     """
     out, changes = run_rules(conv)
     target = conv.ctx.target
+    params = conv.params
     if not changes:
         messages = [slot.raw for slot in conv.slots]
-        return SanitizeResult.model_construct(messages=messages, report=_NOTHING, target=target)
+        return SanitizeResult.model_construct(
+            messages=messages, report=_NOTHING, target=target, params=params, dropped_params=()
+        )
     report = TransformReport(changes=tuple(changes))
     messages = [slot.raw for slot in out.slots]
-    return SanitizeResult.model_construct(messages=messages, report=report, target=target)
+    dropped = tuple(name for name in params if name not in out.params)
+    return SanitizeResult.model_construct(
+        messages=messages, report=report, target=target, params=out.params, dropped_params=dropped
+    )
 
 
 def sanitize_messages(
@@ -100,6 +122,7 @@ def sanitize_messages(
     model_info: Mapping[str, Any] | None = None,
     source_model: str | None = None,
     policy: Policy | None = None,
+    params: Mapping[str, Any] | None = None,
 ) -> SanitizeResult:
     """Make OpenAI-shaped messages valid for ``model``, per request.
 
@@ -113,9 +136,14 @@ def sanitize_messages(
         source_model: The model that produced assistant turns carrying no provenance
             stamp (for example the model of the previous requests).
         policy: Override the target family's policy.
+        params: The request's other parameters as they would go to LiteLLM
+            (``thinking``, ``reasoning_effort``, ...), for the rules that read them;
+            ``result.params`` is what to send, ``result.dropped_params`` what to leave
+            out. Never mutated.
 
     Returns:
-        The new messages and a report. Running it again on its output changes nothing.
+        The new messages and a report. Running it again on its output (with its
+        ``params``) changes nothing.
 
     Raises:
         InvalidMessageError: A message cannot be read.
@@ -127,4 +155,6 @@ def sanitize_messages(
         model_info=model_info,
         source_model=source_model,
     )
-    return sanitize_for_target(messages, target, tools=tools, policy=policy, source=source)
+    return sanitize_for_target(
+        messages, target, tools=tools, policy=policy, source=source, params=params
+    )

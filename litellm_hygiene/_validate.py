@@ -122,6 +122,7 @@ def validate_for_target(
     policy: Policy,
     *,
     source: TargetModel | None = None,
+    params: Mapping[str, Any] | None = None,
 ) -> list[Violation]:
     """Every rule ``messages`` break for an already resolved target and policy.
 
@@ -132,6 +133,8 @@ def validate_for_target(
         policy: What that target requires (usually ``policy_for(target)``).
         source: The model that produced unstamped assistant turns, when the caller
             knows it.
+        params: The request's other parameters (``thinking``...), for the rules that
+            read them.
 
     Returns:
         The violations, ordered by message index; empty when the request is clean.
@@ -146,7 +149,8 @@ def validate_for_target(
         ]
     ctx = context_for(target, policy, source)
     unreadable: list[InvalidMessageError] = []
-    conv = Conversation(read_slots(messages, ctx, OPENAI, unreadable.append), ctx, OPENAI)
+    slots = read_slots(messages, ctx, OPENAI, unreadable.append)
+    conv = Conversation(slots, ctx, OPENAI, params if isinstance(params, Mapping) else {})
     words = _Words(messages, conv)
     found = [_malformed(err) for err in unreadable]
     for rule in RULES:
@@ -169,6 +173,7 @@ def validate_messages(
     api_base: str | None = None,
     model_info: Mapping[str, Any] | None = None,
     source_model: str | None = None,
+    params: Mapping[str, Any] | None = None,
 ) -> list[Violation]:
     """Every rule ``messages`` break for ``model``, with the provider error each causes.
 
@@ -182,6 +187,8 @@ def validate_messages(
         model_info: A deployment's ``model_info`` overrides (``supports_vision``...).
         source_model: The model that produced the unstamped assistant turns, when known
             (a LiteLLM model string, resolved like ``model``).
+        params: The request's other parameters as they would go to LiteLLM
+            (``thinking``, ``reasoning_effort``...), for the rules that read them.
 
     Returns:
         The violations, ordered by message index; empty when the request is clean.
@@ -194,4 +201,4 @@ def validate_messages(
         model_info=model_info,
         source_model=source_model,
     )
-    return validate_for_target(messages, target, policy_for(target), source=source)
+    return validate_for_target(messages, target, policy_for(target), source=source, params=params)

@@ -140,6 +140,44 @@ def test_anthropic_history_reaches_openai_without_anthropic_fields(
     assert answer.headers["x-litellm-hygiene-target"] == "openai/gpt-4o"
 
 
+def test_a_gpt_tool_loop_reaches_claude_without_thinking(stack: Stack, standin: StandIn) -> None:
+    """Claude asked to think refuses another model's open loop; hygiene sends it without."""
+    standin.enqueue(anthropic.message(anthropic.text("42."), model=CLAUDE_MODEL, seed="t1t"))
+    call = {"name": "multiply", "arguments": '{"a": 6, "b": 7}'}
+    history: list[Json] = [
+        {"role": "user", "content": "What is 6*7?"},
+        {
+            "role": "assistant",
+            "content": None,
+            "tool_calls": [{"id": "call_Qp7rT2xLm9", "type": "function", "function": call}],
+        },
+        {"role": "tool", "tool_call_id": "call_Qp7rT2xLm9", "content": "42"},
+    ]
+    thinking = {"type": "enabled", "budget_tokens": 2048}
+    raw = stack.client.chat.completions.with_raw_response.create(
+        model="claude",
+        messages=cast(Any, history),
+        max_tokens=4096,
+        extra_body={"thinking": thinking},
+    )
+    [body] = bodies(standin)
+    assert "thinking" not in body
+    assert body["messages"][1]["content"][0]["type"] == "tool_use"
+    assert changes(hygiene_headers(raw.headers))["thinking_tool_loop"] == 1
+    # Claude's own signed loop: the parameter does reach Claude through this proxy.
+    standin.reset()
+    standin.enqueue(anthropic.message(anthropic.text("42."), model=CLAUDE_MODEL, seed="t2t"))
+    stack.client.chat.completions.create(
+        model="claude",
+        messages=cast(Any, claude_history()),
+        max_tokens=4096,
+        extra_body={"thinking": thinking},
+    )
+    [body] = bodies(standin)
+    assert body["thinking"]["type"] == "enabled"
+    assert body["messages"][1]["content"][0]["signature"] == SIGNATURE
+
+
 # -- 2. the stamp's round trip ----------------------------------------------------------------
 
 

@@ -18,7 +18,7 @@ from .._openai._decode import Stamp, read_stamp
 from .._openai._facts import OPAQUE, STAMPED, inline_image_chars
 from .._pipeline import context_for
 from .._policy import Policy, policy_for
-from .._rules import Conversation
+from .._rules import REQUEST_PARAMS, Conversation
 from .._sanitize import read_request, sanitize_read
 from .._target import TargetModel, resolve_target
 from ._collector import collector_paused
@@ -45,7 +45,8 @@ class Prepared:
         store_error: The type of a provenance store failure; the request was then
             transformed without restored stamps.
         trimmed: What the window and the fit left out (counts), when they did.
-        drop_params: Request parameters to send without (see :mod:`._trim`).
+        drop_params: Request parameters to send without: a rule removed them (see
+            ``Rule.params``), on the transcript as it is finally sent.
     """
 
     target: TargetModel
@@ -91,7 +92,7 @@ async def prepare_request(
         # Nothing to await: read, look up and rewrite in one step, so the collector
         # (paused while it runs) never sees the request half done.
         return await _work(heavy_finish, options, _prepare_here, kwargs, target, options, store)
-    conv, wanted = await _work(heavy, options, _read, messages, target, options, store)
+    conv, wanted = await _work(heavy, options, _read, kwargs, target, options, store)
     found: list[Provenance | None] = []
     error: str | None = None
     if wanted:
@@ -116,7 +117,7 @@ def _prepare_here(
     Each turn's lookup keys are hashed only as far as the store needs them: a turn it
     knows by its first key costs one hash, and a token no entry was made from none.
     """
-    conv = _conversation(kwargs["messages"], target, options)
+    conv = _conversation(kwargs, target, options)
     turns = _lookups(conv) if store is not None else []
     if not turns or store is None:
         return _finish(kwargs, conv, options, [], [])
@@ -171,7 +172,7 @@ def prepare_request_sync(
     target = target_of(kwargs)
     if store is None or type(store) is MemoryStore:
         return _work_sync(options, _prepare_here, kwargs, target, options, store)
-    conv, wanted = _work_sync(options, _read, kwargs["messages"], target, options, store)
+    conv, wanted = _work_sync(options, _read, kwargs, target, options, store)
     try:
         found = get_many(store, [keys for _, keys in wanted])
     except Exception as err:  # a store failure must not cost the transformation
@@ -183,21 +184,27 @@ Wanted = list[tuple[int, tuple[str, ...]]]
 """Assistant turns to look up in the provenance store: (index, lookup keys)."""
 
 
+def rule_params(kwargs: Mapping[str, Any]) -> dict[str, Any]:
+    """The call's parameters that some rule reads (``REQUEST_PARAMS``), as given."""
+    return {name: kwargs[name] for name in REQUEST_PARAMS if name in kwargs}
+
+
 def _conversation(
-    messages: Sequence[Any], target: TargetModel, options: HygieneOptions
+    kwargs: Mapping[str, Any], target: TargetModel, options: HygieneOptions
 ) -> Conversation:
-    """The request as the rules read it."""
-    return read_request(messages, context_for(target, _policy(target, options)))
+    """The request as the rules read it: its messages, and the parameters they read."""
+    ctx = context_for(target, _policy(target, options))
+    return read_request(kwargs["messages"], ctx, rule_params(kwargs))
 
 
 def _read(
-    messages: Sequence[Any],
+    kwargs: Mapping[str, Any],
     target: TargetModel,
     options: HygieneOptions,
     store: ProvenanceStore | None,
 ) -> tuple[Conversation, Wanted]:
     """The request as the rules read it, and the turns to look up with their keys."""
-    conv = _conversation(messages, target, options)
+    conv = _conversation(kwargs, target, options)
     if store is None:
         return conv, []
     return conv, [
@@ -217,7 +224,7 @@ def _finish(
     target = conv.ctx.target
     restored = _restore(conv, looked_up, found)
     result = sanitize_read(conv)
-    trim = trim_request(result.messages, kwargs, target, options, conv.ctx.policy)
+    trim = trim_request(result, kwargs, options, conv.ctx.policy)
     if not result.report.changed and not restored and trim is None:
         return Prepared(target=target, messages=messages, store_error=store_error)
     changes = _count(result.report.changes)
@@ -231,7 +238,7 @@ def _finish(
         changed=True,
         store_error=store_error,
         trimmed=None if trim is None else trim.as_report(),
-        drop_params=() if trim is None else trim.drop_params,
+        drop_params=result.dropped_params + (() if trim is None else trim.drop_params),
     )
 
 

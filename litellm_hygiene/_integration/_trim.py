@@ -7,33 +7,30 @@ and why: the rules run first (the history is made valid for the target); then th
 sliding window, after which the rules run again (a window may start with an assistant
 turn, which Anthropic, Gemini and Mistral refuse: fixing that is the rules' job); then
 the fit to the window, which keeps what the rules accept and so leaves them nothing to
-find. A request that cannot fit even its system messages and latest user turn is
-refused with ``ContextWindowExceededError`` before it is sent.
+find. Last, the rules settle the request's parameters on what is finally sent: a cut
+drops the signed thinking of the turns it keeps, and Claude, asked to think, refuses an
+unfinished tool loop whose turn lost it (``thinking_tool_loop``). A request that cannot
+fit even its system messages and latest user turn is refused with
+``ContextWindowExceededError`` before it is sent.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from .._errors import ConfigurationError
 from .._policy import Policy
-from .._sanitize import sanitize_for_target
+from .._sanitize import SanitizeResult, sanitize_for_target
 from .._target import TargetModel
 from .._trim import SlidingWindow, drop_thinking_after, fit_to_context
 from ._options import HygieneOptions
 
-__all__ = ["THINKING_PARAMS", "TrimOutcome", "trim_request"]
+__all__ = ["TrimOutcome", "trim_request"]
 
 logger = logging.getLogger("litellm_hygiene")
-
-THINKING_PARAMS = ("thinking", "reasoning_effort")
-"""The request parameters that turn Claude's thinking on (LiteLLM maps both to it)."""
-
-_CLAUDE_FAMILIES = frozenset({"anthropic", "bedrock"})
-"""Where a tool loop in progress needs its turn's thinking when thinking is on."""
 
 
 @dataclass
@@ -46,9 +43,9 @@ class TrimOutcome:
         tokens: Input tokens after fitting, when fitted.
         context_window: The window fitted to, when fitted.
         thinking_dropped: Kept turns whose signed thinking was dropped.
-        changes: Changes of the rules' second run after the window, per kind.
-        drop_params: Request parameters to remove (thinking, for a tool loop in
-            progress that lost its turn's thinking).
+        changes: Changes of the rules' runs after the window and the fit, per kind.
+        drop_params: Request parameters the rules removed on the trimmed transcript
+            (thinking, for a tool loop in progress whose turn lost its thinking).
     """
 
     messages: list[Any]
@@ -80,13 +77,14 @@ def _window(options: HygieneOptions) -> SlidingWindow | None:
 
 
 def trim_request(
-    messages: Sequence[Any],
+    sanitized: SanitizeResult,
     kwargs: Mapping[str, Any],
-    target: TargetModel,
     options: HygieneOptions,
     policy: Policy,
 ) -> TrimOutcome | None:
-    """Apply the configured window and fit; ``None`` when nothing was left out.
+    """Apply the configured window and fit to a sanitized request.
+
+    Returns ``None`` when nothing was left out.
 
     Raises:
         litellm.ContextWindowExceededError: ``fit_to_context`` is on and even the
@@ -95,17 +93,32 @@ def trim_request(
     window = _window(options)
     if window is None and not options.fit_to_context:
         return None
-    outcome = TrimOutcome(messages=list(messages))
-    open_loop = False
+    target = sanitized.target
+    outcome = TrimOutcome(messages=list(sanitized.messages))
     if window is not None:
-        open_loop = _apply_window(outcome, window, kwargs, target, policy)
+        _apply_window(outcome, window, kwargs, target, policy)
     if options.fit_to_context:
-        open_loop = _apply_fit(outcome, kwargs, target, options) or open_loop
+        _apply_fit(outcome, kwargs, target, options)
     if not outcome.removed:
         return None
-    if open_loop and target.family in _CLAUDE_FAMILIES:
-        outcome.drop_params = tuple(p for p in THINKING_PARAMS if kwargs.get(p) is not None)
+    _settle(outcome, target, policy, sanitized.params)
     return outcome
+
+
+def _settle(
+    outcome: TrimOutcome, target: TargetModel, policy: Policy, params: Mapping[str, Any]
+) -> None:
+    """The rules, once more, on what is sent: its parameters are decided on it."""
+    settled = sanitize_for_target(outcome.messages, target, policy=policy, params=params)
+    outcome.messages = list(settled.messages)
+    outcome.drop_params = settled.dropped_params
+    _add_changes(outcome, settled)
+
+
+def _add_changes(outcome: TrimOutcome, result: SanitizeResult) -> None:
+    for change in result.report.changes:
+        if change.kind != "hygiene_stamp":
+            outcome.changes[change.kind] = outcome.changes.get(change.kind, 0) + 1
 
 
 def _apply_window(
@@ -114,11 +127,11 @@ def _apply_window(
     kwargs: Mapping[str, Any],
     target: TargetModel,
     policy: Policy,
-) -> bool:
+) -> None:
     current = outcome.messages
     kept = window.select(current)
     if len(kept) == len(current):
-        return False
+        return
     first_cut = next(i for i, k in enumerate([*kept, len(current)]) if i != k)
     dropped = drop_thinking_after(current, kept, first_cut)
     tools = kwargs.get("tools")
@@ -131,15 +144,12 @@ def _apply_window(
     outcome.messages = list(again.messages)
     outcome.removed += len(current) - len(kept)
     outcome.thinking_dropped += dropped.dropped
-    for change in again.report.changes:
-        if change.kind != "hygiene_stamp":
-            outcome.changes[change.kind] = outcome.changes.get(change.kind, 0) + 1
-    return dropped.open_loop
+    _add_changes(outcome, again)
 
 
 def _apply_fit(
     outcome: TrimOutcome, kwargs: Mapping[str, Any], target: TargetModel, options: HygieneOptions
-) -> bool:
+) -> None:
     model_info = kwargs.get("model_info")
     tools = kwargs.get("tools")
     max_tokens = kwargs.get("max_tokens") or kwargs.get("max_completion_tokens")
@@ -158,10 +168,9 @@ def _apply_fit(
         )
     except ConfigurationError:
         logger.info("litellm_hygiene: window of %s unknown; request not fitted", target)
-        return False
+        return
     outcome.messages = fitted.messages
     outcome.removed += len(fitted.removed)
     outcome.tokens = fitted.tokens
     outcome.context_window = fitted.context_window
     outcome.thinking_dropped += fitted.thinking_dropped
-    return fitted.open_tool_loop

@@ -31,7 +31,11 @@
     make necessary by moving system messages away from between two user turns.
 15. ``consecutive_turns`` merges same-role turns, and 16. ``assistant_first`` puts a user
     turn first, last among the turn rules: steps 2, 9, 11, 12 and 14 create and remove turns.
-17. ``hygiene_stamp`` removes the provenance stamp wherever LiteLLM could send it on (it
+17. ``thinking_tool_loop`` sends Claude a request without thinking when the last turn of
+    an unfinished tool loop cannot start with Claude's own signed thinking; after every
+    rule that changes turns or their thinking, so it judges that turn as it is sent. The
+    only rule that fixes the request's parameters rather than its messages.
+18. ``hygiene_stamp`` removes the provenance stamp wherever LiteLLM could send it on (it
     never reaches a provider; elsewhere LiteLLM leaves it behind).
 
 Each rule finds nothing in its own output, and no later rule breaks what an earlier one
@@ -57,6 +61,7 @@ from .missing_reasoning import MissingReasoning
 from .non_base64_signature import NonBase64Signature
 from .null_content import NullContent
 from .response_only_field import ResponseOnlyField
+from .thinking_tool_loop import ThinkingToolLoop
 from .tool_arguments import ToolArguments
 from .tool_call_id import ToolCallId
 from .tool_pairing import ToolPairing
@@ -64,6 +69,7 @@ from .turn_order import TurnOrder
 
 __all__ = [
     "CODES",
+    "REQUEST_PARAMS",
     "RULES",
     "Change",
     "Code",
@@ -94,8 +100,15 @@ RULES: Final[tuple[Rule, ...]] = (
     TurnOrder(),
     ConsecutiveTurns(),
     AssistantFirst(),
+    ThinkingToolLoop(),
     HygieneStamp(),
 )
 """Every rule, in pipeline order (the module docstring says why)."""
 
 assert tuple(rule.code for rule in RULES) == CODES, "RULES and CODES list the rules alike"
+
+REQUEST_PARAMS: Final[tuple[str, ...]] = tuple(
+    dict.fromkeys(name for rule in RULES for name in rule.params)
+)
+"""Every request parameter some rule reads (``Rule.params``): what the callers of the
+rules take from a request besides its messages."""

@@ -300,17 +300,33 @@ class Slot:
 class Conversation:
     """The messages of one request for one target, as the rules see them.
 
-    Never mutated once a rule has it: a fix builds a new one (:meth:`with_slots`)
-    sharing the slots it did not touch.
+    Never mutated once a rule has it: a fix builds a new one (:meth:`with_slots`,
+    :meth:`with_params`) sharing what it did not touch.
+
+    Attributes:
+        slots: One per message, in order.
+        ctx: The target's context.
+        wire: The messages' wire shape.
+        params: The request's other parameters that rules read (``thinking``...: each
+            rule names its own in :attr:`Rule.params`), as the caller gave them; a rule
+            whose constraint spans messages and parameters fixes it here. Empty when the
+            caller passed none.
     """
 
-    __slots__ = ("ctx", "slots", "wire")
+    __slots__ = ("ctx", "params", "slots", "wire")
 
-    def __init__(self, slots: Sequence[Slot], ctx: RuleContext, wire: Wire) -> None:
-        """Hold the slots, the target's context and the wire shape."""
+    def __init__(
+        self,
+        slots: Sequence[Slot],
+        ctx: RuleContext,
+        wire: Wire,
+        params: Mapping[str, Any] = _NO_VALUES,
+    ) -> None:
+        """Hold the slots, the target's context, the wire shape and the parameters."""
         self.slots = tuple(slots)
         self.ctx = ctx
         self.wire = wire
+        self.params = params
 
     def __len__(self) -> int:
         return len(self.slots)
@@ -445,8 +461,12 @@ class Conversation:
         return Slot(raw, facts, verdict=slot.verdict, failed=slot.failed)
 
     def with_slots(self, slots: Sequence[Slot]) -> Conversation:
-        """A conversation of ``slots`` for the same target."""
-        return Conversation(slots, self.ctx, self.wire)
+        """A conversation of ``slots`` for the same target (and the same parameters)."""
+        return Conversation(slots, self.ctx, self.wire, self.params)
+
+    def with_params(self, params: Mapping[str, Any]) -> Conversation:
+        """The same messages sent with other request parameters."""
+        return Conversation(self.slots, self.ctx, self.wire, params)
 
 
 class Rule:
@@ -456,10 +476,13 @@ class Rule:
         code: The stable name of the constraint (also the change kind and violation
             code).
         wording: What each provider says when the constraint is broken.
+        params: The request parameters the rule reads besides the messages (see
+            :attr:`Conversation.params`); the integration hands the rules exactly these.
     """
 
     code: ClassVar[Code]
     wording: ClassVar[Wording] = {}
+    params: ClassVar[tuple[str, ...]] = ()
 
     def applies(self, ctx: RuleContext) -> bool:
         """Whether the target has this constraint at all."""

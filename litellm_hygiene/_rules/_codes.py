@@ -35,6 +35,9 @@ turn_order               turns in the order Mistral serves: no user turn right a
 consecutive_turns        two user or two assistant turns in a row are merged where the
                          target requires alternation
 assistant_first          a minimal user turn goes first where the target requires one
+thinking_tool_loop       Claude with thinking on: the last assistant turn of an unfinished
+                         tool loop must start with its own signed thinking, else the request
+                         goes without thinking
 hygiene_stamp            litellm_hygiene's provenance stamp never reaches a provider
 malformed_message        (validator) a message LiteLLM cannot convert
 malformed_request        (validator) ``messages`` is not a list
@@ -64,6 +67,7 @@ Code = Literal[
     "turn_order",
     "consecutive_turns",
     "assistant_first",
+    "thinking_tool_loop",
     "hygiene_stamp",
 ]
 """A rule's code: the kind of every change it makes and every violation it reports."""

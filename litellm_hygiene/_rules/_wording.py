@@ -57,6 +57,7 @@ ErrorKind = Literal[
     "lone_reasoning_item",
     "image_media_type",
     "missing_reasoning",
+    "thinking_not_first",
 ]
 """What went wrong, as a provider words it (several kinds may share one code)."""
 
@@ -114,6 +115,7 @@ DEFAULTS: Final[dict[str, Any]] = {
     "limit_b64_mb": "0",
     "declared": "",
     "actual": "",
+    "found": "tool_use",
 }
 
 

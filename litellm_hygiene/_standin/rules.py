@@ -44,7 +44,7 @@ RESPONSE_ONLY_KEYS = frozenset(
 
 ProblemKind = Literal[
     "tool_id", "unanswered_call", "orphan_result", "response_only", "turn_order",
-    "lone_reasoning", "stamp", "no_body",
+    "lone_reasoning", "thinking_first", "stamp", "no_body",
 ]  # fmt: skip
 """Which rule a request breaks."""
 
@@ -147,7 +147,40 @@ def _blocks(msg: Any) -> list[Any]:
     return content if isinstance(content, list) else []
 
 
+def _asks_to_think(thinking: Any) -> bool:
+    return isinstance(thinking, dict) and thinking.get("type") != "disabled"
+
+
+def _thinking_first(
+    messages: list[Any], result: str, thinking: tuple[str, ...]
+) -> Iterator[WireProblem]:
+    """Claude with thinking on: an unfinished tool loop's last turn starts with thinking.
+
+    The loop is unfinished when the last message is the user's and holds results
+    (blocks with key or type ``result``); the assistant turn before it must then start
+    with a block of a ``thinking`` kind (PROVIDER_RULES.md §3, §9).
+    """
+    if len(messages) < 2:
+        return
+    last, head = messages[-1], messages[-2]
+    if last.get("role") != "user" or head.get("role") != "assistant":
+        return
+    if not any(result in (b.get("type"), *b) for b in _blocks(last) if isinstance(b, dict)):
+        return
+    blocks = _blocks(head)
+    first = blocks[0] if blocks and isinstance(blocks[0], dict) else {}
+    found = str(first.get("type") or next(iter(first), "text"))
+    if found in thinking:
+        return
+    index = len(messages) - 2
+    text = f"messages[{index}] must start with thinking, but starts with {found!r}"
+    yield WireProblem("thinking_first", text, index, 0, found)
+
+
 def _anthropic(body: Any) -> Iterator[WireProblem]:
+    if _asks_to_think(body.get("thinking")):
+        kinds = ("thinking", "redacted_thinking")
+        yield from _thinking_first(body.get("messages", []), "tool_result", kinds)
     turns: list[tuple[list[str], list[str]]] = []
     for i, msg in enumerate(body.get("messages", [])):
         blocks = _blocks(msg)
@@ -162,6 +195,9 @@ def _anthropic(body: Any) -> Iterator[WireProblem]:
 
 
 def _bedrock(body: Any) -> Iterator[WireProblem]:
+    fields = body.get("additionalModelRequestFields")
+    if isinstance(fields, dict) and _asks_to_think(fields.get("thinking")):
+        yield from _thinking_first(body.get("messages", []), "toolResult", ("reasoningContent",))
     turns: list[tuple[list[str], list[str]]] = []
     for i, msg in enumerate(body.get("messages", [])):
         blocks = _blocks(msg)

@@ -49,6 +49,14 @@ _OPENAI_UNANSWERED = (
 _OPENAI_ORPHAN = (
     "Messages with role 'tool' must be a response to a preceding message with 'tool_calls'"
 )
+_THINKING_FIRST = (
+    "messages.{index}.content.0.type: Expected `thinking` or `redacted_thinking`, but found "
+    "`{subject}`. When `thinking` is enabled, a final `assistant` message must start with a "
+    "thinking block (preceeding the lastmost set of `tool_use` and `tool_result` blocks). We "
+    "recommend you include thinking blocks from previous turns. To avoid this requirement, "
+    "disable `thinking`. Please consult our documentation at "
+    "https://docs.claude.com/en/docs/build-with-claude/extended-thinking"
+)
 _EXTRA = "Extra inputs are not permitted, field: 'messages[{index}].{subject}'"
 
 WORDING: dict[tuple[WireApi, ProblemKind], str] = {
@@ -58,6 +66,7 @@ WORDING: dict[tuple[WireApi, ProblemKind], str] = {
     ),
     ("anthropic", "unanswered_call"): _ANTHROPIC_UNANSWERED,
     ("anthropic", "orphan_result"): _ANTHROPIC_ORPHAN,
+    ("anthropic", "thinking_first"): _THINKING_FIRST,
     ("bedrock", "tool_id"): (
         "Value at 'messages.{index}.member.content.{part}.member.toolUse.toolUseId' failed "
         "to satisfy constraint: Member must satisfy regular expression pattern: [a-zA-Z0-9_-]+"
@@ -65,6 +74,7 @@ WORDING: dict[tuple[WireApi, ProblemKind], str] = {
     ("bedrock", "unanswered_call"): (
         "Expected toolResult blocks at messages.{next}.content for the following Ids: {subject}"
     ),
+    ("bedrock", "thinking_first"): "The model returned the following errors: " + _THINKING_FIRST,
     ("bedrock", "orphan_result"): (
         "The number of toolResult blocks at messages.{index}.content exceeds the number of "
         "toolUse blocks of previous turn."
