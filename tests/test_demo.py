@@ -80,9 +80,23 @@ def test_what_hygiene_sent_is_what_each_provider_needs(outcomes: list[Outcome]) 
     for model, body in by_model.items():
         if model.startswith(("openai/", "deepseek/", "mistral/", "gemini/")):
             assert signature not in str(body), f"a Claude signature reached {model}"
-    bedrock = by_model[DEMO_TARGETS[1].model]["messages"]
+    bedrock_body = by_model[DEMO_TARGETS[1].model]
+    bedrock = bedrock_body["messages"]
     tool_ids = [b["toolUse"]["toolUseId"] for m in bedrock for b in m["content"] if "toolUse" in b]
     assert tool_ids and all(ANTHROPIC_TOOL_ID.match(i) for i in tool_ids)
+    # Claude on Bedrock was asked to think, but the loop's last turn is another
+    # deployment's: sent without thinking (thinking_tool_loop), while the same Claude
+    # keeps it.
+    assert "thinking" not in bedrock_body.get("additionalModelRequestFields", {})
+    assert claude["thinking"]["type"] == "enabled"
+
+
+def test_claude_on_bedrock_asked_to_think_shows_the_thinking_switch(
+    outcomes: list[Outcome],
+) -> None:
+    bedrock = next(o for o in outcomes if o.target.model == DEMO_TARGETS[1].model)
+    assert bedrock.hygiene.changes.get("thinking_tool_loop") == 1
+    assert "thinking" in bedrock.alone.sent.get("additionalModelRequestFields", {})
 
 
 async def test_the_callers_conversation_is_never_changed() -> None:

@@ -71,7 +71,9 @@ DEMO_TARGETS: tuple[DemoTarget, ...] = (
         "bedrock",
         "",
         bedrock.converse(bedrock.text(ANSWER)),
-        dict(FAKE_AWS),
+        # Thinking on, as for Claude above: the recorded turns are another deployment's,
+        # so the open tool loop's last turn cannot start with Claude's signed thinking.
+        {**FAKE_AWS, "thinking": {"type": "enabled", "budget_tokens": 1024}, "max_tokens": 2048},
     ),
     DemoTarget(
         "OpenAI Chat",
