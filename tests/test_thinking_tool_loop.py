@@ -18,6 +18,7 @@ from typing import Any
 import litellm
 import pytest
 from litellm.exceptions import BadRequestError
+from litellm.llms.vertex_ai.vertex_llm_base import VertexBase
 
 from litellm_hygiene import (
     STAMP_KEY,
@@ -343,10 +344,28 @@ TOOLS = [
     }
 ]
 
-_ROUTES = {
+CLAUDE_VERTEX = "vertex_ai/claude-sonnet-4-5"
+VERTEX = {"vertex_project": "project", "vertex_location": "us-east5"}
+
+_ROUTES: dict[str, tuple[str, dict[str, str]]] = {
     CLAUDE: ("", {}),
     CLAUDE_BEDROCK: ("", FAKE_AWS),
+    CLAUDE_VERTEX: ("", VERTEX),
 }
+
+
+@pytest.fixture(autouse=True)
+def _vertex_token(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Vertex AI's routes without Google credentials: a token, never fetched."""
+
+    def token(self: object, *args: object, **kwargs: object) -> tuple[str, str]:
+        return "token", "project"
+
+    async def token_async(self: object, *args: object, **kwargs: object) -> tuple[str, str]:
+        return "token", "project"
+
+    monkeypatch.setattr(VertexBase, "_ensure_access_token", token)
+    monkeypatch.setattr(VertexBase, "_ensure_access_token_async", token_async)
 
 
 async def _send(standin: StandIn, model: str, messages: list[Any], **params: Any) -> Any:

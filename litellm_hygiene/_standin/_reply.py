@@ -15,8 +15,12 @@ Route = Literal["anthropic-messages", "gemini", "chat-completions", "responses",
 """The wire endpoints LiteLLM calls (OpenAI Chat, Mistral and DeepSeek share one)."""
 
 ROUTES: dict[Route, re.Pattern[str]] = {
-    # AnthropicConfig: {api_base}/v1/messages
-    "anthropic-messages": re.compile(r"/v1/messages$"),
+    # AnthropicConfig: {api_base}/v1/messages; Claude on Vertex AI (and Bedrock's invoke
+    # route) sends the same body to .../publishers/anthropic/models/{model}:rawPredict
+    # and .../model/{model}/invoke
+    "anthropic-messages": re.compile(
+        r"/v1/messages$|/publishers/anthropic/models/[^/]+:rawPredict$|/model/[^/]+/invoke$"
+    ),
     # VertexBase._check_custom_proxy for gemini: {api_base}/models/{model}:generateContent
     "gemini": re.compile(r"/models/[^/]+:generateContent$"),
     # OpenAI SDK {base_url}/chat/completions; Mistral {api_base}/v1/chat/completions;
