@@ -106,6 +106,17 @@ def test_a_window_that_becomes_empty_after_dropping_orphans() -> None:
     assert kept(SlidingWindow(3), [S, U, A12, R1, R2]) == [S]
 
 
+def test_results_leading_an_uncut_window_are_dropped_too() -> None:
+    """The seed drops leading results even when nothing was cut ("handles empty result after
+    dropping all orphans"): within the limit, results with no call before them still go."""
+    orphans = [S, result("c1"), result("c2")]
+    assert kept(SlidingWindow(3), orphans) == [S]
+    assert kept(SlidingWindow(3, preserve_system_messages=False), orphans) == [S]
+    assert kept(SlidingWindow(max_user_turns=1), orphans) == [S]
+    assert kept(SlidingWindow(2), [result("c1"), result("c2")]) == []
+    assert kept(SlidingWindow(10), [S, R1, A3, R3]) == [S, A3, R3]
+
+
 def test_no_change_when_the_first_kept_message_is_valid() -> None:
     history = [S, U, answer("a"), user("b"), A3, R3]
     assert kept(SlidingWindow(4), history) == [S, user("b"), A3, R3]

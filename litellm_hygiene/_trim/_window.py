@@ -29,10 +29,14 @@ class SlidingWindow:
     With ``max_messages`` it keeps every system/developer message (by role, wherever
     it is) when ``preserve_system_messages`` is set, then the most recent messages so
     that at most ``max_messages`` are kept in all, then drops every tool result whose
-    call was cut away, and any result left at the start of the window. A window over
-    ``[System, User, Assistant+Calls(1,2), Result(1), Result(2), Assistant+Calls(3),
-    Result(3)]`` with ``max_messages=4`` is ``[System, Assistant+Calls(3), Result(3)]``:
-    the last three non-system messages would start with ``Result(2)``, whose call is gone.
+    call was cut away. A window over ``[System, User, Assistant+Calls(1,2), Result(1),
+    Result(2), Assistant+Calls(3), Result(3)]`` with ``max_messages=4`` is ``[System,
+    Assistant+Calls(3), Result(3)]``: the last three non-system messages would start
+    with ``Result(2)``, whose call is gone.
+
+    Whether or not anything was cut, results before the first kept non-system message
+    go too, as in the seed: ``[System, Result(1), Result(2)]`` is ``[System]`` even
+    under a limit of 3, since no provider accepts a result that answers no call.
 
     With ``max_user_turns`` it keeps the last N user messages and everything after the
     first of them (the form agent frameworks use for long sessions); with both, the turn
@@ -95,9 +99,9 @@ class SlidingWindow:
             kept = self._last_turns(kept, roles, self.max_user_turns)
         if self.max_messages is not None:
             kept = self._last_messages(kept, roles, self.max_messages)
-        if len(kept) == len(messages):
-            return kept
-        return self._whole_exchanges(messages, kept, roles)
+        if len(kept) < len(messages):
+            kept = self._whole_exchanges(messages, kept)
+        return self._without_leading_results(kept, roles)
 
     def _pinned(self, role: Any) -> bool:
         return self.preserve_system_messages and role in SYSTEM_ROLES
@@ -118,19 +122,27 @@ class SlidingWindow:
         tail = others[len(others) - room :] if room else []
         return sorted(pinned + tail)
 
-    def _whole_exchanges(
-        self, messages: Sequence[Any], kept: list[int], roles: list[Any]
-    ) -> list[int]:
-        """Drop results whose call was cut, then results left leading the window."""
+    @staticmethod
+    def _whole_exchanges(messages: Sequence[Any], kept: list[int]) -> list[int]:
+        """Drop the results whose call was cut (only a cut can leave one)."""
         chosen = set(kept)
         head: dict[int, int] = {}
         for unit in units_of(messages):
             for index in unit.indices:
                 head[index] = unit.head
-        whole = [i for i in kept if head[i] in chosen]
+        return [i for i in kept if head[i] in chosen]
+
+    @staticmethod
+    def _without_leading_results(kept: list[int], roles: list[Any]) -> list[int]:
+        """Drop the results before the first kept non-system message, cut or not.
+
+        The seed checks this on every window, not only after a cut: a transcript that
+        already starts with results (a malformed history) is sent without them, and when
+        nothing else but system messages remains, only those are sent.
+        """
         out: list[int] = []
         leading = True
-        for index in whole:
+        for index in kept:
             if leading and roles[index] in ("tool", "function"):
                 continue  # a result before any kept call: its call is not in the window
             if roles[index] not in SYSTEM_ROLES:
