@@ -102,15 +102,21 @@ def _split_assistant(message: AssistantMessage) -> dict[str, list[Any]]:
 
 
 def _provider_fields(message: AssistantMessage) -> Any:
+    """The turn's ``provider_specific_fields``, its text signatures written back in.
+
+    A turn built by hand (not decoded) may sign its text with no other provider fields:
+    the signatures still travel, or the model that made them would lose them and the
+    rules, which read the wire form, would never see them to drop for another model.
+    """
     psf = message.provider_specific_fields
-    if psf is None:
-        return ABSENT
-    out = copy_json(psf)
     signatures = [
         b.text_signature
         for b in message.content
         if isinstance(b, TextContent) and b.text_signature is not None
     ]
+    if psf is None and not signatures:
+        return ABSENT
+    out = copy_json(psf) if psf is not None else {}
     if signatures:
         out["thought_signatures"] = signatures
     return out
