@@ -228,6 +228,11 @@ ROW_FIXTURES: dict[str, tuple[Case, ...]] = {
         Case('{"error":{"message":"prompt token count of 93854 exceeds the limit of 90000"}}'),
         Case("Requested token count exceeds the model's maximum context length of 131072 tokens"),
     ),
+    "copilot_exceeds_the_limit": (
+        # Copilot's wording as ports of pi's detector test it: only the tail it matches.
+        Case('{"message":"exceeds the limit of 128000"}', provider="github_copilot"),
+        Case('{"error":{"message":"exceeds the limit of 200000"}}'),
+    ),
     "kimi_model_token_limit": (
         Case("Your request exceeded model token limit: 262144 (requested: 300000)"),
     ),
@@ -411,6 +416,79 @@ def test_numbers_are_read_from_the_wording() -> None:
         200000,
         13462,
     )
+
+
+@pytest.mark.parametrize(
+    ("message", "row", "tokens", "limit"),
+    [
+        # Copilot's own wording (vscode#289514, vscode-copilot-release#6700), and the
+        # example of issue 27.
+        (
+            '{"error":{"message":"prompt token count of 514673 exceeds the limit of 128000",'
+            '"code":"model_max_prompt_tokens_exceeded"}}',
+            "model_max_prompt_tokens_exceeded",
+            514673,
+            128000,
+        ),
+        (
+            '{"error":{"message":"prompt token count of 65446 exceeds the limit of 64000",'
+            '"param":"","code":"","type":""}}',
+            "copilot_prompt_token_count",
+            65446,
+            64000,
+        ),
+        ("prompt token count of 135744 exceeds the limit of 128000", None, 135744, 128000),
+        ("prompt token count of 135,744 exceeds the limit of 128,000", None, 135744, 128000),
+        # pi's short form: the clause alone, after an error label, or with the prompt as
+        # its subject.
+        ("exceeds the limit of 128000", "copilot_exceeds_the_limit", None, 128000),
+        ("Exceeds the limit of 128000.", "copilot_exceeds_the_limit", None, 128000),
+        (
+            "litellm.BadRequestError: Github_copilotException - exceeds the limit of 128000",
+            "copilot_exceeds_the_limit",
+            None,
+            128000,
+        ),
+        ("Request failed: exceeds the limit of 90000", "copilot_exceeds_the_limit", None, 90000),
+        ("prompt exceeds the limit of 128,000 tokens", "copilot_exceeds_the_limit", None, 128000),
+        ("input tokens exceeds the limit of 64000", "copilot_exceeds_the_limit", None, 64000),
+    ],
+)
+def test_copilot_wording_long_and_short(
+    message: str, row: str | None, tokens: int | None, limit: int
+) -> None:
+    found = detect_overflow(message)
+    assert found is not None and found.kind in ("error_pattern", "error_code")
+    assert found.signal == (row or "copilot_prompt_token_count")
+    assert (found.input_tokens, found.context_window) == (tokens, limit)
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        # Something other than the prompt exceeds a limit...
+        "max_tokens of 5000 exceeds the limit of 4096",
+        "Error: max_tokens exceeds the limit of 4096",
+        "'max_tokens': exceeds the limit of 4096",
+        "max tokens exceeds the limit of 4096 tokens",
+        "output token count of 5000 exceeds the limit of 4096",
+        "completion token count of 5000 exceeds the limit of 4096",
+        "Your monthly token usage exceeds the limit",
+        "The number of diagnostics exceeds the limit allowed.",
+        # ... or the limit is in another unit.
+        "file size exceeds the limit of 10MB",
+        "request rate exceeds the limit of 60 per minute",
+        "image exceeds the limit of 5 MB",
+        "exceeds the limit of 5 MB",
+        "exceeds the limit of 1.5 GB",
+        "prompt exceeds the limit of 10MB",
+        "conversation exceeds the limit of 100 messages",
+        "Your request exceeds the limit of 100 requests",
+        '{"error":{"message":"exceeds the limit of 20 images"}}',
+    ],
+)
+def test_copilot_lookalikes_are_not_overflows(message: str) -> None:
+    assert detect_overflow(message) is None
 
 
 def test_code_rows_borrow_numbers_from_the_text() -> None:

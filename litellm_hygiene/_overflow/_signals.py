@@ -149,10 +149,29 @@ SIGNALS: tuple[Signal, ...] = (
         "error_pattern",
         ("github_copilot", "fireworks_ai", "litellm"),
         "Copilot 'prompt token count of N exceeds the limit of M'; Fireworks/LiteLLM "
-        "'Requested token count exceeds the model's maximum context length'.",
+        "'Requested token count exceeds the model's maximum context length'. An output "
+        "or completion token count over its limit is an output cap, not the prompt.",
         pattern=rx(
-            r"\btoken count\b(?: of (?P<tokens>\d+))?[^.;]{0,30}?"
-            r"\bexceeds?\b(?: the limit of (?P<limit>\d+))?"
+            rf"(?<!output )(?<!completion )\btoken count\b(?: of (?P<tokens>{NUMBER}))?"
+            rf"[^.;]{{0,30}}?\bexceeds?\b(?: the limit of (?P<limit>{NUMBER}))?"
+        ),
+    ),
+    Signal(
+        "copilot_exceeds_the_limit",
+        "error_pattern",
+        ("github_copilot",),
+        "The tail of Copilot's wording alone, 'exceeds the limit of M': all pi's detector "
+        "asks of a Copilot overflow. Alone it is ambiguous (a file, an image, a rate or "
+        "max_tokens 'exceeds the limit of' too), so it counts only when nothing else can "
+        "be what exceeds: the clause opens the message (a body's message, or the text "
+        "after an error label: LiteLLM's 'Github_copilotException - ', 'Error: ') or its "
+        "subject is the prompt itself (prompt, input, context, conversation, optionally "
+        "'... tokens'); and the limit is a bare count, or a count of tokens, that ends "
+        "the clause ('10MB', '5 MB', '60 per minute', '1.5 GB' name another unit).",
+        pattern=rx(
+            r"(?:^\W*|(?:error|exception|failed)\W{1,3}|\b(?:prompt|input|context|conversation)"
+            rf"(?: tokens?)? )exceeds the limit of (?P<limit>{NUMBER})(?: tokens?)?"
+            r"(?![.,]\d)(?=\s*$|[.,;:!?\"')\]}])"
         ),
     ),
     Signal(
