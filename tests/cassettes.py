@@ -22,7 +22,10 @@ Requests match on method, path and the *parsed JSON* body (key order ignored), n
 scheme, host or port, so a cassette recorded against the real API replays against the
 dummy base and vice versa: the dummy bases keep each real API's base path (Gemini's
 ``/v1beta``, DeepSeek's ``/beta``...). Since the body is matched, a cassette pins the exact
-wire request LiteLLM sent after hygiene.
+wire request LiteLLM sent after hygiene. Cassettes are recorded with the LiteLLM release
+the ``dev`` extra pins; replayed on another release (CI's newest-release step), a request
+must match the recorded body as that release sends it, the differences declared in
+:mod:`tests.litellm_version`.
 
 Cassettes keep JSON bodies parsed (``parsed_body:``) so a change to a wire request reads
 as a YAML diff. Only an allowlist of headers is kept, so no key (``authorization``,
@@ -60,6 +63,7 @@ from vcr.serializers import yamlserializer
 
 from litellm_hygiene._standin import Reply, StandIn
 from tests.litellm_callbacks import restored_callbacks
+from tests.litellm_version import CASSETTE_RELEASE, litellm_version, recorded_as_installed
 
 __all__ = [
     "BASE_PATHS",
@@ -158,8 +162,14 @@ def _first_difference(left: Any, right: Any, path: str = "$") -> str:
 
 
 def json_body_matcher(r1: Any, r2: Any) -> None:
-    """vcrpy matcher: the bodies are equal as parsed JSON (key order does not matter)."""
-    left, right = _parse(r1.body), _parse(r2.body)
+    """vcrpy matcher: the bodies are equal as parsed JSON (key order does not matter).
+
+    ``r1`` is the request sent, ``r2`` the recorded one. A cassette holds the body the
+    release it was recorded with sent; the sent body must equal it as the installed
+    release sends it (:func:`tests.litellm_version.recorded_as_installed`).
+    """
+    left = _parse(r1.body)
+    right = recorded_as_installed(urlsplit(r2.uri).path, _parse(r2.body))
     if left != right:
         raise AssertionError(f"request bodies differ at {_first_difference(left, right)}")
 
@@ -344,13 +354,22 @@ def running_standin() -> Iterator[StandIn | None]:
 def recording(name: str, standin: StandIn | None = None) -> Iterator[Recording]:
     """Open ``cassettes/<name>.yaml`` in the current mode for the calls in the block.
 
-    Replay requires the cassette; recording modes delete and rewrite it. Against the
-    stand-in, every scripted reply must have been used and every request answered.
+    Replay requires the cassette; recording modes delete and rewrite it, and only on
+    the release cassettes are recorded with (a replay on another release expects that
+    release's bodies). Against the stand-in, every scripted reply must have been used
+    and every request answered.
     """
     mode = record_mode()
     path = CASSETTES / f"{name}.yaml"
     if mode == "replay" and not path.exists():
         pytest.fail(f"missing cassette {path}: record it with {MODE_ENV}=standin", pytrace=False)
+    if mode != "replay" and litellm_version() != CASSETTE_RELEASE:
+        pytest.fail(
+            f"cassettes are recorded with LiteLLM {'.'.join(map(str, CASSETTE_RELEASE))} "
+            f"(the dev extra's pin), not {'.'.join(map(str, litellm_version()))}: "
+            "record in a virtualenv with .[dev]",
+            pytrace=False,
+        )
     if mode != "replay":
         CASSETTES.mkdir(exist_ok=True)
         path.unlink(missing_ok=True)

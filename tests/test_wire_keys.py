@@ -36,8 +36,13 @@ from litellm_hygiene._standin import (
     openai_responses,
 )
 from litellm_hygiene._standin._server import ReceivedRequest
-from tests.cassettes import FAKE_AWS, warm_up_litellm
+from tests.cassettes import FAKE_AWS, READONLY_WARNING, warm_up_litellm
 from tests.litellm_callbacks import restored_callbacks
+
+# Newer LiteLLM releases (1.109.3) build more ReadOnly TypedDict schemas lazily, on a
+# route's first request (Mistral's request routing, Gemini's context cache), past
+# warm_up_litellm.
+pytestmark = pytest.mark.filterwarnings(f"ignore:{READONLY_WARNING}:UserWarning")
 
 UNKNOWN = "x_unknown_key"
 VERTEX = {"vertex_project": "project", "vertex_location": "us-central1"}
