@@ -10,7 +10,8 @@ the hot path, and it is the same code as the full pipeline.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
@@ -49,12 +50,22 @@ class TransformReport(BaseModel):
 
 
 class TransformResult(BaseModel):
-    """The transformed context and the report of what changed."""
+    """The transformed context and the report of what changed.
+
+    Attributes:
+        context: The context to send (the same object when nothing changed).
+        report: What each rule changed.
+        params: The request parameters given, as they are to be sent (a rule may remove
+            one the messages cannot be sent with).
+        dropped_params: The names of the parameters removed.
+    """
 
     model_config = ConfigDict(frozen=True, extra="forbid", arbitrary_types_allowed=True)
 
     context: Context
     report: TransformReport
+    params: Mapping[str, Any] = {}
+    dropped_params: tuple[str, ...] = ()
 
 
 def context_for(
@@ -113,6 +124,7 @@ def transform_messages(
     *,
     policy: Policy | None = None,
     source: TargetModel | None = None,
+    params: Mapping[str, Any] | None = None,
 ) -> TransformResult:
     """Transform a neutral context for ``target``.
 
@@ -121,14 +133,28 @@ def transform_messages(
         target: The resolved model the request goes to (see ``resolve_target``).
         policy: Override the target family's policy.
         source: The model that produced assistant turns without provenance.
+        params: The request's other parameters (``thinking``...), for the rules that
+            read them; never mutated.
 
     Returns:
-        The new context (the same object when nothing changed) and a report.
+        The new context (the same object when nothing changed), a report, and the
+        parameters to send.
     """
     ctx = context_for(target, policy, source)
-    conv, changes = run_rules(Conversation(neutral_slots(context.messages, ctx), ctx, OPENAI))
+    given: Mapping[str, Any] = params if params is not None else {}
+    read = Conversation(neutral_slots(context.messages, ctx), ctx, OPENAI, given)
+    conv, changes = run_rules(read)
     report = TransformReport(changes=tuple(changes))
     if not changes:
-        return TransformResult(context=context, report=report)
-    messages = tuple(conv.message(i) for i in range(len(conv)))
-    return TransformResult(context=context.model_copy(update={"messages": messages}), report=report)
+        return TransformResult(context=context, report=report, params=given)
+    if conv.slots is read.slots:  # only the parameters changed
+        new = context
+    else:
+        messages = tuple(conv.message(i) for i in range(len(conv)))
+        new = context.model_copy(update={"messages": messages})
+    return TransformResult(
+        context=new,
+        report=report,
+        params=conv.params,
+        dropped_params=tuple(name for name in given if name not in conv.params),
+    )

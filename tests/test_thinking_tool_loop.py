@@ -440,3 +440,20 @@ async def test_the_sdk_wrapper_drops_thinking_too(standin: StandIn) -> None:
         )
     assert "thinking" not in standin.received[-1].body
     assert response._hidden_params["litellm_hygiene"]["changes"]["thinking_tool_loop"] == 1
+
+
+def test_the_neutral_api_takes_the_parameters_too() -> None:
+    from litellm_hygiene import Context, resolve_target, transform_messages
+    from litellm_hygiene._openai._wire import OPENAI
+
+    messages = tuple(OPENAI.decode(m, i) for i, m in enumerate(_loop(SOURCES["gpt"])))
+    context = Context(messages=messages)
+    target = resolve_target(CLAUDE)
+    params = {"thinking": THINKING, "max_tokens": 4096}
+    result = transform_messages(context, target, params=params)
+    assert result.params == {"max_tokens": 4096} and result.dropped_params == ("thinking",)
+    assert result.report.counts() == {"thinking_tool_loop": 1}
+    assert result.context is context, "only the parameters changed"
+    assert params["thinking"] == THINKING
+    plain = transform_messages(context, target)
+    assert plain.params == {} and not plain.report.changed
