@@ -19,7 +19,7 @@ from ._messages import AssistantMessage, Context, Message
 from ._openai._facts import wire_plan
 from ._openai._wire import OPENAI
 from ._policy import Policy, policy_for
-from ._rules import RULES, Change, Conversation, RuleContext, Slot
+from ._rules import RULES, Change, Conversation, Rule, RuleContext, Slot
 from ._rules._base import MessageRule, fix_messages
 from ._target import TargetModel
 
@@ -75,14 +75,16 @@ def context_for(
     return RuleContext(target, policy or policy_for(target), wire_plan(target), source)
 
 
-def run_rules(conv: Conversation) -> tuple[Conversation, list[Change]]:
-    """Find and fix, rule by rule, in pipeline order.
+def run_rules(
+    conv: Conversation, among: Sequence[Rule] = RULES
+) -> tuple[Conversation, list[Change]]:
+    """Find and fix, rule by rule, in pipeline order (``among``: a subset of the rules).
 
     Consecutive message rules run as one walk (:func:`fix_messages`), which gives what
     running them one by one gives, with each changed message decoded and written once.
     """
     changes: list[Change] = []
-    rules = [rule for rule in RULES if rule.applies(conv.ctx)]
+    rules = [rule for rule in among if rule.applies(conv.ctx)]
     start = 0
     while start < len(rules):
         rule = rules[start]

@@ -25,6 +25,7 @@ from litellm_hygiene._openai._facts import (
     read_facts,
     signatures,
 )
+from litellm_hygiene._openai._leading import leading_block
 from litellm_hygiene._pipeline import context_for, run_rules
 from litellm_hygiene._rules import RULES, Conversation
 from litellm_hygiene._rules._base import Wire, read_slots
@@ -118,6 +119,9 @@ class ToyWire:
 
     def evidence(self, raw: Any) -> frozenset[Api]:
         return evidence(_to_openai(raw, 0))
+
+    def leading_block(self, raw: Any, api: Api) -> str | None:
+        return leading_block(_to_openai(raw, 0), api)
 
     # No edits made on this wire: the rules decode what they change.
     def plain_turn(self, raw: Any) -> PlainTurn | None:

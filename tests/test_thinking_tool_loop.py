@@ -128,8 +128,8 @@ def test_another_models_open_loop_goes_to_claude_without_thinking(
     assert "Expected `thinking` or `redacted_thinking`" in violation.provider_error
 
 
-def test_the_wording_says_what_the_turn_starts_with_after_the_other_rules() -> None:
-    """Another model's readable thinking reaches Claude as text: the 400 says `text`."""
+def test_the_wording_says_what_the_turn_starts_with_on_the_wire() -> None:
+    """As LiteLLM sends the request: DeepSeek's reasoning_content is not sent to Claude."""
     found = {
         source: next(
             v.provider_error
@@ -140,7 +140,7 @@ def test_the_wording_says_what_the_turn_starts_with_after_the_other_rules() -> N
     }
     assert "but found `tool_use`" in str(found["gpt"])
     assert "but found `text`" in str(found["gemini"])
-    assert "but found `text`" in str(found["deepseek"])
+    assert "but found `tool_use`" in str(found["deepseek"])
     assert str(found["gpt"]).startswith("messages.1.content.0.type: ")
 
 
@@ -457,3 +457,118 @@ def test_the_neutral_api_takes_the_parameters_too() -> None:
     assert params["thinking"] == THINKING
     plain = transform_messages(context, target)
     assert plain.params == {} and not plain.report.changed
+
+
+# -- the turn as LiteLLM sends it (review findings) ------------------------------------
+
+BEDROCK_STAMP = {
+    "provider": "bedrock",
+    "api": "bedrock-converse",
+    "model": "us.anthropic.claude-sonnet-4-5-20250929-v1:0",
+}
+SIGNED = {"type": "thinking", "thinking": "Call it.", "signature": SIGNATURE}
+REDACTED = {"type": "redacted_thinking", "data": "EmwKAhgBEgy3va3pzix"}
+
+
+def _claude(**fields: Any) -> dict[str, Any]:
+    turn = {**_claude_turn(), **fields}
+    return {k: v for k, v in turn.items() if v is not ...}
+
+
+def _claude_on_bedrock(**fields: Any) -> dict[str, Any]:
+    """A turn of Claude on Bedrock: its own stamp and Bedrock's ``tooluse_`` ids."""
+    return _claude(tool_calls=[_call("tooluse_kZJMlvQmRJ6eAyJE5GIl7Q")],
+                   **{STAMP_KEY: BEDROCK_STAMP}, **fields)  # fmt: skip
+
+
+def _dropped(messages: list[Any], model: str = CLAUDE) -> tuple[str, ...]:
+    """What the pipeline drops, checked against the validator and for a fixed point."""
+    params = {"thinking": THINKING}
+    result = sanitize_messages(messages, model, params=params)
+    flagged = [v for v in validate_messages(messages, model, params=params)
+               if v.code == "thinking_tool_loop"]  # fmt: skip
+    assert bool(flagged) is bool(result.dropped_params), "the validator agrees"
+    again = sanitize_messages(result.messages, model, params=result.params)
+    assert not again.report.changed
+    return result.dropped_params
+
+
+@pytest.mark.parametrize(
+    ("turn", "model", "dropped"),
+    [
+        # Bedrock sends redacted thinking as nothing: the turn starts with toolUse.
+        (_claude_on_bedrock(thinking_blocks=[REDACTED]), CLAUDE_BEDROCK, True),
+        # Bedrock sorts signed reasoning first, whatever the content's order.
+        (_claude_on_bedrock(content="Let me check."), CLAUDE_BEDROCK, False),
+        (_claude_on_bedrock(), CLAUDE_BEDROCK, False),
+        # A list holding a thinking part replaces thinking_blocks; redacted parts are not sent.
+        (_claude(thinking_blocks=..., content=[REDACTED]), CLAUDE, True),
+        (_claude(content=[{"type": "thinking", "thinking": "x", "signature": ""}]), CLAUDE, True),
+        (_claude(content=[REDACTED, {"type": "text", "text": "x"}]), CLAUDE, True),
+        (
+            _claude(thinking_blocks=..., content=[SIGNED, {"type": "text", "text": "x"}]),
+            CLAUDE,
+            False,
+        ),
+        # An unsigned block before the signed one is left out: the signed one leads.
+        (
+            _claude(
+                thinking_blocks=[{"type": "thinking", "thinking": "a", "signature": ""}, SIGNED]
+            ),
+            CLAUDE,
+            False,
+        ),  # fmt: skip
+    ],
+)
+def test_the_turn_is_judged_as_litellm_sends_it(
+    turn: dict[str, Any], model: str, dropped: bool
+) -> None:
+    assert bool(_dropped(_loop(turn), model)) is dropped
+
+
+def test_a_turn_split_in_two_messages_is_one_turn_starting_with_its_thinking() -> None:
+    """LiteLLM sends consecutive assistant messages as one turn, blocks in order."""
+    stamp = _claude_turn()[STAMP_KEY]
+    split = [
+        {"role": "user", "content": "Is it warm in Paris?"},
+        {
+            "role": "assistant",
+            "content": "Let me check.",
+            "thinking_blocks": [SIGNED],
+            STAMP_KEY: stamp,
+        },  # fmt: skip
+        {
+            "role": "assistant",
+            "content": None,
+            "tool_calls": [_call("toolu_01A09q90qw90lq917835lq9")],
+            STAMP_KEY: stamp,
+        },  # fmt: skip
+        {"role": "tool", "tool_call_id": "toolu_01A09q90qw90lq917835lq9", "content": "18°C"},
+    ]
+    assert _dropped(split) == ()
+    # Text in a message of its own before Claude's signed turn would lead the turn
+    # (LiteLLM alone is refused): hygiene merges the two, thinking first, and keeps it on.
+    merged = [split[0], {"role": "assistant", "content": "Let me check."}, _claude_turn(), split[3]]
+    params = {"thinking": THINKING}
+    flagged = validate_messages(merged, CLAUDE, params=params)
+    assert "thinking_tool_loop" in {v.code for v in flagged}
+    result = sanitize_messages(merged, CLAUDE, params=params)
+    assert result.report.counts() == {"consecutive_turns": 1}
+    assert result.params == params
+
+
+def test_an_assistant_turn_that_sends_nothing_does_not_close_the_loop() -> None:
+    messages = [*_loop(SOURCES["gpt"]), {"role": "assistant", "content": ""}]
+    assert _dropped(messages) == ("thinking",)
+
+
+async def test_bedrock_redacted_thinking_goes_without_thinking_on_the_wire(
+    standin: StandIn,
+) -> None:
+    messages = _loop(_claude_on_bedrock(thinking_blocks=[REDACTED]))
+    with restored_callbacks(empty=True):
+        with pytest.raises(BadRequestError, match="Expected `thinking` or"):
+            await _send(standin, CLAUDE_BEDROCK, messages, thinking=THINKING)
+        litellm.callbacks = [HygieneCallback(provenance_store="none")]
+        await _send(standin, CLAUDE_BEDROCK, messages, thinking=THINKING)
+    assert not _thinking_sent(standin.received[-1].body)

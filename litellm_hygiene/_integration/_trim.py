@@ -19,11 +19,13 @@ from __future__ import annotations
 import logging
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
 from .._errors import ConfigurationError
+from .._pipeline import context_for, run_rules
 from .._policy import Policy
-from .._sanitize import SanitizeResult, sanitize_for_target
+from .._rules import RULES
+from .._sanitize import SanitizeResult, read_request, sanitize_for_target
 from .._target import TargetModel
 from .._trim import SlidingWindow, drop_thinking_after, fit_to_context
 from ._options import HygieneOptions
@@ -105,14 +107,24 @@ def trim_request(
     return outcome
 
 
+_PARAMETER_RULES: Final = tuple(rule for rule in RULES if rule.params)
+"""The rules that decide request parameters (they change no message)."""
+
+
 def _settle(
     outcome: TrimOutcome, target: TargetModel, policy: Policy, params: Mapping[str, Any]
 ) -> None:
-    """The rules, once more, on what is sent: its parameters are decided on it."""
-    settled = sanitize_for_target(outcome.messages, target, policy=policy, params=params)
-    outcome.messages = list(settled.messages)
-    outcome.drop_params = settled.dropped_params
-    _add_changes(outcome, settled)
+    """The parameter rules, once more, on what is sent: the parameters are decided on it.
+
+    Only those: the messages were made valid before trimming, with the provenance the
+    request had (stamps restored from the store ride on its slots, not on what is
+    sent), and the window and the fit keep them valid.
+    """
+    conv = read_request(outcome.messages, context_for(target, policy), params)
+    settled, changes = run_rules(conv, _PARAMETER_RULES)
+    outcome.drop_params = tuple(name for name in params if name not in settled.params)
+    for change in changes:
+        outcome.changes[change.kind] = outcome.changes.get(change.kind, 0) + 1
 
 
 def _add_changes(outcome: TrimOutcome, result: SanitizeResult) -> None:

@@ -9,6 +9,7 @@ from ._decode import STAMP_KEY, as_message_dict, decode_message
 from ._edits import plain_fields, plain_turn, with_keys_removed, with_reasoning
 from ._encode import encode_message
 from ._facts import arguments, evidence, read_facts, signatures, stamp_of
+from ._leading import leading_block
 
 __all__ = ["OPENAI", "OpenAIWire"]
 
@@ -33,6 +34,7 @@ class OpenAIWire:
     plain_turn = staticmethod(plain_turn)
     with_reasoning = staticmethod(with_reasoning)
     plain_fields = staticmethod(plain_fields)
+    leading_block = staticmethod(leading_block)
     with_keys_removed = staticmethod(with_keys_removed)
 
     @staticmethod

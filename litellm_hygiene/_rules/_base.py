@@ -110,6 +110,14 @@ class Wire(Protocol):
         signatures; every other value is shared.
         """
 
+    def leading_block(self, raw: Any, api: Api) -> str | None:
+        """What an assistant message starts with once converted for ``api``.
+
+        ``"thinking"`` (a block the model signed), ``"text"`` or ``"tool_use"``;
+        ``None`` when it sends nothing there (or the shape does not know ``api``).
+        Consecutive assistant messages are sent as one turn, their blocks in order.
+        """
+
     def plain_fields(self, raw: Any) -> frozenset[str] | None:
         """The response-only keys of a message where each is only a key to remove.
 

@@ -32,9 +32,6 @@ __all__ = ["THINKING_PARAMS", "ThinkingToolLoop", "asks_to_think"]
 THINKING_PARAMS: Final = ("thinking", "reasoning_effort")
 """The request parameters that turn Claude's thinking on (LiteLLM maps both to it)."""
 
-_SENT_AS_THINKING: Final = frozenset({"thinking_blocks", "content"})
-"""Where a turn's thinking travels that LiteLLM sends Claude as a thinking block."""
-
 _ANTHROPIC: Final = (
     "messages.{m}.content.0.type: Expected `thinking` or `redacted_thinking`, but found "
     "`{found}`. When `thinking` is enabled, a final `assistant` message must start with a "
@@ -74,25 +71,28 @@ class ThinkingToolLoop(Rule):
         return ctx.policy.thinking_opens_tool_loop
 
     def find(self, conv: Conversation) -> list[Finding]:
-        """The open loop's last turn, when thinking is asked for and it cannot start so."""
+        """The open loop's last turn, when thinking is asked for and it cannot start so.
+
+        The turn is judged as LiteLLM sends it (``Wire.leading_block``): consecutive
+        assistant messages make one turn, a message that sends nothing is left out of
+        it, and its first block must be thinking that this model signed.
+        """
         asked = [name for name in self.params if asks_to_think(name, conv.params.get(name))]
         if not asked:
             return []
-        head = _open_loop_head(conv)
-        if head is None:
+        turn = _last_turn(conv)
+        if turn is None or not any(conv.facts(index).calls for index, _ in turn):
+            return []  # no tool loop in progress
+        lead, first = turn[0]
+        if first == "thinking" and conv.replayable(lead):
             return []
-        message = conv.message(head)
-        assert isinstance(message, AssistantMessage)
-        first = message.content[0] if message.content else None
-        if _signed(first) and conv.replayable(head):
-            return []
-        found = "text" if any(_as_text(block) for block in message.content) else "tool_use"
+        found = first if first != "thinking" else _after_foreign_thinking(conv, lead)
         reason = (
             "the last turn of the unfinished tool loop has no thinking of this model's "
             f"to start with: sent without {' and '.join(asked)}"
         )
         problem = Problem("content[0]", reason, "thinking_not_first", values={"found": found})
-        return [Finding(head, (problem,))]
+        return [Finding(lead, (problem,))]
 
     def fix(self, conv: Conversation, found: Sequence[Finding]) -> Conversation:
         """The same messages, without the parameters that ask for thinking."""
@@ -101,22 +101,34 @@ class ThinkingToolLoop(Rule):
         return conv.with_params(kept)
 
 
-def _open_loop_head(conv: Conversation) -> int | None:
-    """The last assistant turn, when it made calls (its results then end the request)."""
-    for index in range(len(conv) - 1, -1, -1):
-        facts = conv.facts(index)
-        if facts.role == "assistant":
-            return index if facts.calls else None
+def _last_turn(conv: Conversation) -> list[tuple[int, str]] | None:
+    """The last assistant turn as sent: (message, what it starts with) for each message.
+
+    The last run of consecutive assistant messages that sends anything (a run that
+    sends nothing is left out, and the turns around it meet), messages that send
+    nothing left out; ``None`` when there is no assistant turn.
+    """
+    api = conv.ctx.target.api
+    index = len(conv) - 1
+    while index >= 0:
+        while index >= 0 and conv.facts(index).role != "assistant":
+            index -= 1
+        run: list[tuple[int, str]] = []
+        while index >= 0 and conv.facts(index).role == "assistant":
+            first = conv.wire.leading_block(conv.slots[index].raw, api)
+            if first is not None:
+                run.append((index, first))
+            index -= 1
+        if run:
+            return run[::-1]
     return None
 
 
-def _signed(block: Any) -> bool:
-    """A thinking block Claude can be given back: signed, or redacted."""
-    return (
-        isinstance(block, ThinkingContent)
-        and block.origin in _SENT_AS_THINKING
-        and bool(block.signature)
-    )
+def _after_foreign_thinking(conv: Conversation, index: int) -> str:
+    """What a turn starts with once another model's thinking is turned into text."""
+    message = conv.message(index)
+    assert isinstance(message, AssistantMessage)
+    return "text" if any(_as_text(block) for block in message.content) else "tool_use"
 
 
 def _as_text(block: Any) -> bool:
