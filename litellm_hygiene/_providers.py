@@ -65,10 +65,10 @@ aside: it speaks Anthropic Messages there)."""
 def api_for(provider: str | None, model: str | None = None) -> Api:
     """The wire protocol of ``provider`` (a LiteLLM provider key) serving ``model``.
 
-    Claude behind Vertex AI speaks Anthropic Messages, and Vertex AI's other partner
-    models (Llama, Mistral, Qwen...) an OpenAI-compatible dialect; Claude behind Bedrock
-    still speaks Converse. Unknown providers are assumed OpenAI-compatible; no provider
-    at all is ``unknown``.
+    Claude behind Vertex AI and Azure AI Foundry speaks Anthropic Messages, and Vertex
+    AI's other partner models (Llama, Mistral, Qwen...) an OpenAI-compatible dialect;
+    Claude behind Bedrock still speaks Converse. Unknown providers are assumed
+    OpenAI-compatible; no provider at all is ``unknown``.
     """
     if provider is None:
         return "unknown"
@@ -78,6 +78,8 @@ def api_for(provider: str | None, model: str | None = None) -> Api:
             return "anthropic-messages"
         if model_id.startswith(VERTEX_PARTNER_PREFIXES):
             return "openai-compatible"
+    if provider == "azure_ai" and "claude" in model_id:
+        return "anthropic-messages"  # LiteLLM's Azure Anthropic handler: {api_base}/anthropic
     if provider == "bedrock" and model_id.startswith("invoke/"):
         return "anthropic-messages" if "claude" in model_id else "openai-compatible"
     if provider in ("openai", "azure") and model_id.startswith("responses/"):

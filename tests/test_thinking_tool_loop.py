@@ -351,6 +351,7 @@ _ROUTES: dict[str, tuple[str, dict[str, str]]] = {
     CLAUDE: ("", {}),
     CLAUDE_BEDROCK: ("", FAKE_AWS),
     CLAUDE_VERTEX: ("", VERTEX),
+    "azure_ai/claude-sonnet-4-5": ("", {}),
 }
 
 

@@ -86,6 +86,7 @@ ROUTES = [
     Route("gemini/gemini-2.5-pro", "gemini", False, "/v1beta"),
     Route("vertex_ai/gemini-2.5-pro", "gemini", False, extra=VERTEX),
     Route("vertex_ai/claude-sonnet-4-5", "anthropic", False, extra=VERTEX),
+    Route("azure_ai/claude-sonnet-4-5", "anthropic", False),
     Route("openai/responses/gpt-5", "responses", False, "/v1"),
     Route("azure/responses/gpt-5", "responses", False, extra=AZURE),
     Route("openai/gpt-4o", "openai", True, "/v1"),
