@@ -29,6 +29,21 @@ def isolated_litellm_callbacks() -> Iterator[None]:
         yield
 
 
+@pytest.fixture
+def vertex_token(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Vertex AI's routes without Google credentials: a token, never fetched."""
+    from litellm.llms.vertex_ai.vertex_llm_base import VertexBase
+
+    def token(self: object, *args: object, **kwargs: object) -> tuple[str, str]:
+        return "token", "project"
+
+    async def token_async(self: object, *args: object, **kwargs: object) -> tuple[str, str]:
+        return "token", "project"
+
+    monkeypatch.setattr(VertexBase, "_ensure_access_token", token)
+    monkeypatch.setattr(VertexBase, "_ensure_access_token_async", token_async)
+
+
 @pytest.fixture(autouse=True)
 def _event_loop_for_sync_tests(request: pytest.FixtureRequest) -> Iterator[None]:
     """Give each sync test an event loop of its own, and close it afterwards.

@@ -18,7 +18,6 @@ from typing import Any
 import litellm
 import pytest
 from litellm.exceptions import BadRequestError
-from litellm.llms.vertex_ai.vertex_llm_base import VertexBase
 
 from litellm_hygiene import (
     STAMP_KEY,
@@ -356,17 +355,8 @@ _ROUTES: dict[str, tuple[str, dict[str, str]]] = {
 
 
 @pytest.fixture(autouse=True)
-def _vertex_token(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Vertex AI's routes without Google credentials: a token, never fetched."""
-
-    def token(self: object, *args: object, **kwargs: object) -> tuple[str, str]:
-        return "token", "project"
-
-    async def token_async(self: object, *args: object, **kwargs: object) -> tuple[str, str]:
-        return "token", "project"
-
-    monkeypatch.setattr(VertexBase, "_ensure_access_token", token)
-    monkeypatch.setattr(VertexBase, "_ensure_access_token_async", token_async)
+def _vertex_token(vertex_token: None) -> None:
+    """Every route here may be Vertex AI's (conftest's token, never fetched)."""
 
 
 async def _send(standin: StandIn, model: str, messages: list[Any], **params: Any) -> Any:
@@ -478,16 +468,20 @@ def _claude(**fields: Any) -> dict[str, Any]:
 
 def _claude_on_bedrock(**fields: Any) -> dict[str, Any]:
     """A turn of Claude on Bedrock: its own stamp and Bedrock's ``tooluse_`` ids."""
-    return _claude(tool_calls=[_call("tooluse_kZJMlvQmRJ6eAyJE5GIl7Q")],
-                   **{STAMP_KEY: BEDROCK_STAMP}, **fields)  # fmt: skip
+    return _claude(
+        tool_calls=[_call("tooluse_kZJMlvQmRJ6eAyJE5GIl7Q")], **{STAMP_KEY: BEDROCK_STAMP}, **fields
+    )
 
 
 def _dropped(messages: list[Any], model: str = CLAUDE) -> tuple[str, ...]:
     """What the pipeline drops, checked against the validator and for a fixed point."""
     params = {"thinking": THINKING}
     result = sanitize_messages(messages, model, params=params)
-    flagged = [v for v in validate_messages(messages, model, params=params)
-               if v.code == "thinking_tool_loop"]  # fmt: skip
+    flagged = [
+        v
+        for v in validate_messages(messages, model, params=params)
+        if v.code == "thinking_tool_loop"
+    ]
     assert bool(flagged) is bool(result.dropped_params), "the validator agrees"
     again = sanitize_messages(result.messages, model, params=result.params)
     assert not again.report.changed
@@ -518,7 +512,7 @@ def _dropped(messages: list[Any], model: str = CLAUDE) -> tuple[str, ...]:
             ),
             CLAUDE,
             False,
-        ),  # fmt: skip
+        ),
     ],
 )
 def test_the_turn_is_judged_as_litellm_sends_it(
@@ -537,13 +531,13 @@ def test_a_turn_split_in_two_messages_is_one_turn_starting_with_its_thinking() -
             "content": "Let me check.",
             "thinking_blocks": [SIGNED],
             STAMP_KEY: stamp,
-        },  # fmt: skip
+        },
         {
             "role": "assistant",
             "content": None,
             "tool_calls": [_call("toolu_01A09q90qw90lq917835lq9")],
             STAMP_KEY: stamp,
-        },  # fmt: skip
+        },
         {"role": "tool", "tool_call_id": "toolu_01A09q90qw90lq917835lq9", "content": "18°C"},
     ]
     assert _dropped(split) == ()

@@ -20,7 +20,6 @@ from typing import Any
 
 import litellm
 import pytest
-from litellm.llms.vertex_ai.vertex_llm_base import VertexBase
 
 from litellm_hygiene import STAMP_KEY, HygieneCallback, resolve_target, sanitize_messages
 from litellm_hygiene._openai._facts import wire_plan
@@ -131,17 +130,8 @@ def standin() -> Iterator[tuple[StandIn, _Answering]]:
 
 
 @pytest.fixture(autouse=True)
-def _vertex_token(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Vertex AI's routes without Google credentials: a token, never fetched."""
-
-    def token(self: object, *args: object, **kwargs: object) -> tuple[str, str]:
-        return "token", "project"
-
-    async def token_async(self: object, *args: object, **kwargs: object) -> tuple[str, str]:
-        return "token", "project"
-
-    monkeypatch.setattr(VertexBase, "_ensure_access_token", token)
-    monkeypatch.setattr(VertexBase, "_ensure_access_token_async", token_async)
+def _vertex_token(vertex_token: None) -> None:
+    """Every route here may be Vertex AI's (conftest's token, never fetched)."""
 
 
 async def _sent(
