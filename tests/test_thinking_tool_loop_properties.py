@@ -84,7 +84,7 @@ def _refused_for_thinking(messages: list[Any], thinking: bool) -> bool:
     optional: dict[str, Any] = {"max_tokens": 4096}
     if thinking:
         optional["thinking"] = THINKING
-    sendable = [{k: v for k, v in m.items() if k != STAMP_KEY} for m in messages]
+    sendable: list[Any] = [{k: v for k, v in m.items() if k != STAMP_KEY} for m in messages]
     body = AnthropicConfig().transform_request(
         model="claude-sonnet-4-5",
         messages=sendable,
@@ -117,7 +117,7 @@ def test_hygiene_keeps_thinking_exactly_where_claude_accepts_it(
 
 def test_the_property_sees_both_outcomes() -> None:
     """The generator reaches loops Claude accepts with thinking and loops it refuses."""
-    gpt = [
+    gpt: list[dict[str, Any]] = [
         {"role": "user", "content": "Go."},
         {"role": "assistant", "content": None, "tool_calls": [
             {"id": "call_1", "type": "function", "function": {"name": "f", "arguments": "{}"}}]},
