@@ -1,12 +1,12 @@
 """Hypothesis strategies for the fuzz tests: valid, odd and malformed transcripts.
 
 This is a test-support module, not a test file. It builds on ``tests.strategies`` (valid
-and odd transcripts, agent transcripts at each rule's edge) and corrupts them the ways
-clients, proxies and attackers do: wrong types, missing and duplicate ids, huge, broken
-and decompression-bomb images, remote image URLs, deep nesting, unicode edge cases
-(lone surrogates, NUL, bidi controls, combining marks, astral emoji). Big payloads are
-built from a drawn seed and size, so Hypothesis never has to generate megabytes itself
-(its health checks stay on).
+and odd transcripts, agent transcripts at each rule's edge, unstamped Gemini answers) and
+corrupts them the ways clients, proxies and attackers do: wrong types, missing and
+duplicate ids, huge, broken and decompression-bomb images, remote image URLs, deep
+nesting, unicode edge cases (lone surrogates, NUL, bidi controls, combining marks, astral
+emoji). Big payloads are built from a drawn seed and size, so Hypothesis never has to
+generate megabytes itself (its health checks stay on).
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from typing import Any
 from hypothesis import strategies as st
 from PIL import Image
 
-from .strategies import agent_transcripts, transcripts
+from .strategies import agent_transcripts, gemini_transcripts, transcripts
 
 __all__ = [
     "REMOTE_IMAGE_HOST",
@@ -205,7 +205,7 @@ def corrupted(base: st.SearchStrategy[list[Any]]) -> st.SearchStrategy[list[Any]
     return st.tuples(base, st.integers(1, 3)).flatmap(lambda pair: apply(*pair))
 
 
-base_transcripts = st.one_of(transcripts, agent_transcripts).filter(bool)
+base_transcripts = st.one_of(transcripts, agent_transcripts, gemini_transcripts).filter(bool)
 
 fuzz_transcripts: st.SearchStrategy[list[Any]] = st.one_of(
     base_transcripts,  # valid and odd

@@ -285,3 +285,86 @@ def _other_forms(call_id: str) -> list[str]:
 agent_transcripts = st.lists(agent_turn(), max_size=4).map(
     lambda turns: [message for turn in turns for message in turn]
 )
+
+
+# -- targeted: Gemini's answers as LiteLLM returns them, unstamped ------------------------
+
+gemini_signatures = st.sampled_from(
+    ["c2ln", "c2lnbmF0dXJl", "tM8u2uhildh/+2Tp7fIZND7jwXZrQFxXD6hWI1ZY8us=", "msg_01abc", ""]
+)
+"""Canonical base64 (Gemini's), and what is not (an Anthropic message id, nothing)."""
+bare_ids = st.from_regex(r"call_[a-z0-9]{4}", fullmatch=True)
+signed_ids = st.one_of(
+    st.builds(lambda i, s: f"{i}__thought__{s}", bare_ids, gemini_signatures), bare_ids
+)
+"""LiteLLM's ids for Gemini's calls: the signature inside (the first of parallel calls)."""
+marked_text = st.builds(
+    lambda t, marked: {"type": "text", "text": t, **({"cache_control": marked} if marked else {})},
+    edge_text | text,
+    st.none() | cache_control,
+)
+"""A text part, blank often, marked for caching or not."""
+padded_texts = st.tuples(
+    st.sampled_from(["", " ", "\n\t"]), st.sampled_from(["a", "done"]), cache_control
+).map(
+    lambda t: [
+        {"type": "text", "text": t[0]},
+        {"type": "text", "text": t[1], "cache_control": t[2]},
+    ]
+)
+"""A blank text part beside one marked for caching (the empty-content rule drops the
+first, and the texts left no longer number what they did)."""
+
+
+@st.composite
+def gemini_turn(draw: st.DrawFn) -> list[dict[str, Any]]:
+    """A user turn (mostly), then Gemini's answer as LiteLLM returns it, then its results.
+
+    Text parts (blank ones beside ones marked for caching), ``reasoning_content`` beside
+    ``provider_specific_fields.thought_signatures`` that may or may not line up with the
+    text parts, calls whose ids carry a signature; unstamped, mostly, so only the turn's
+    own content says where it came from. Rules drop blank parts, signatures and
+    thinking here, and merge such a turn with the one before: each run must judge the
+    output as it judged the turn.
+    """
+    turn: dict[str, Any] = {"role": "assistant"}
+    form = draw(st.sampled_from(["parts", "parts", "string", "null"]))
+    texts: list[str] = []
+    if form == "parts":
+        turn["content"] = draw(st.lists(marked_text, min_size=1, max_size=3) | padded_texts)
+        texts = [part["text"] for part in turn["content"]]
+    elif form == "string":
+        turn["content"] = draw(edge_text)
+        texts = [turn["content"]]
+    else:
+        turn["content"] = None
+    if draw(st.booleans()):
+        turn["reasoning_content"] = draw(edge_text | text)
+    if draw(st.integers(0, 3)):
+        # As many as the texts, as the texts a rule leaves (the blank ones dropped), or any.
+        left = sum(1 for t in texts if t.strip())
+        count = draw(st.sampled_from([len(texts), left, left]) | st.integers(1, 3))
+        listed = draw(st.lists(gemini_signatures, min_size=count, max_size=count))
+        turn["provider_specific_fields"] = {"thought_signatures": listed}
+    calls: list[dict[str, Any]] = [
+        {"id": draw(signed_ids), "type": "function", "function": {"name": "f", "arguments": "{}"}}
+        for _ in range(draw(st.sampled_from([0, 0, 1, 2])))
+    ]
+    if calls:
+        turn["tool_calls"] = calls
+    if not draw(st.integers(0, 4)):
+        turn[STAMP_KEY] = draw(stamps)
+    out: list[dict[str, Any]] = []
+    if draw(st.integers(0, 3)):
+        out.append({"role": "user", "content": draw(edge_text | text)})
+    out.append(turn)
+    for call in calls:
+        answer = draw(st.sampled_from([call["id"], call["id"], *_other_forms(call["id"])]))
+        out.append({"role": "tool", "tool_call_id": answer, "content": draw(edge_text)})
+    return out
+
+
+gemini_transcripts = st.lists(gemini_turn(), min_size=1, max_size=3).map(
+    lambda turns: [message for turn in turns for message in turn]
+)
+"""Transcripts of unstamped Gemini answers (see :func:`gemini_turn`), next to any target."""

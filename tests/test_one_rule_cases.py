@@ -94,13 +94,70 @@ def test_responses_pair_ids_are_renamed(call_id: str) -> None:
     assert len(calls[0]) <= 64
 
 
-@pytest.mark.parametrize("model", ["anthropic/claude-sonnet-4-5", "openai/gpt-4o"])
-def test_unstamped_signed_gemini_id_loses_its_signature(model: str) -> None:
-    out = _checked(model, _exchange("call_abcd__thought__abcd"))
-    calls, _ = _ids(out)
-    assert calls == ["call_abcd"]
-    # The result still pairs with the call: LiteLLM strips the suffix on both sides.
+_NOT_GEMINI = [
+    "anthropic/claude-sonnet-4-5",
+    "openai/gpt-4o",
+    "bedrock/anthropic.claude-3-5-sonnet-20240620-v1:0",
+    "deepseek/deepseek-chat",
+]
+"""Targets LiteLLM strips ``__thought__`` signatures for, from calls and results alike."""
+
+
+@pytest.mark.parametrize("signature", ["abcd", SIGNATURE])
+@pytest.mark.parametrize("model", _NOT_GEMINI)
+def test_unstamped_signed_gemini_id_loses_its_signature_and_its_result_follows(
+    model: str, signature: str
+) -> None:
+    """Issue 27, item 2: the call came out as ``call_abcd``, its result kept the signed id.
+
+    LiteLLM strips the suffix from both on the way out, so the wire was right; but the
+    output, sent on by any other client (or to a Gemini model next), paired nothing.
+    """
+    out = _checked(model, _exchange(f"call_abcd__thought__{signature}"))
+    calls, results = _ids(out)
+    assert calls == results == ["call_abcd"]
     assert [m["content"] for m in out if m["role"] == "tool"] == ["the result"]
+
+
+def test_a_result_carrying_a_signature_its_call_lacks_takes_the_calls_id() -> None:
+    """The same mismatch sent by a client: the result is readdressed, with no wording."""
+    messages = _exchange("call_abcd", result_id=f"call_abcd__thought__{SIGNATURE}")
+    violations = validate_messages(messages, "openai/gpt-4o")
+    assert [(v.index, v.code, v.provider_error) for v in violations] == [(2, "tool_pairing", None)]
+    calls, results = _ids(_checked("openai/gpt-4o", messages))
+    assert calls == results == ["call_abcd"]
+
+
+@pytest.mark.parametrize("model", [*_NOT_GEMINI, "gemini/gemini-2.5-pro"])
+def test_a_blank_part_dropped_beside_text_signatures_leaves_the_verdict_alone(
+    model: str,
+) -> None:
+    """Issue 27, item 3 (a seeded fuzz): the output was not a fixed point.
+
+    Two text parts and one Gemini signature did not line up, so the signature was no
+    evidence and the unstamped turn was replayed; dropping the blank part made them line
+    up, and the next run found Gemini's reasoning and signature in it and rewrote them.
+    """
+    turn: dict[str, Any] = {
+        "role": "assistant",
+        "content": [
+            {"type": "text", "text": "  "},
+            {"type": "text", "text": "done", "cache_control": {"type": "ephemeral"}},
+        ],
+        "reasoning_content": "thinking text",
+        "provider_specific_fields": {
+            "thought_signatures": ["tM8u2uhildh/+2Tp7fIZND7jwXZrQFxXD6hWI1ZY8us="]
+        },
+    }
+    messages = [{"role": "user", "content": "q"}, turn, {"role": "user", "content": "n"}]
+    out = _checked(model, messages)
+    if model.startswith("gemini/"):  # Gemini's own: kept, only the blank part goes
+        assert out[1]["reasoning_content"] == "thinking text"
+        return
+    assert "provider_specific_fields" not in out[1]
+    assert "reasoning_content" not in out[1]
+    assert out[1]["content"][0] == {"type": "text", "text": "thinking text"}
+    assert out[1]["content"][-1] == turn["content"][1]
 
 
 @pytest.mark.parametrize("content", ["", [{"type": "text", "text": ""}]], ids=["str", "part"])
@@ -311,3 +368,84 @@ def test_a_legacy_function_result_under_another_form_of_its_call_id_is_readdress
     assert found
     assert rule.find(rule.fix(conv, found)) == []
     _checked(model, messages)
+
+
+# -- text signatures that no longer line up with the texts (issue 27, item 3's family) ----
+
+
+@pytest.mark.parametrize(
+    ("model", "texts", "listed"),
+    [
+        ("gemini/gemini-2.5-pro", ["", "", "a"], ["c2ln", "c2ln", "msg_01abc"]),
+        ("vertex_ai/gemini-3-pro-preview", ["a", ""], ["msg_01abc", "c2ln"]),
+    ],
+)
+def test_a_text_signature_dropped_beside_kept_ones_unsigns_every_text(
+    model: str, texts: list[str], listed: list[str]
+) -> None:
+    """Found by the extended generators (300 examples): not a fixed point.
+
+    Google cannot decode one signature, so it goes; the others were kept on their
+    texts, signed empty texts among them, which Gemini takes. But the signatures left
+    travel as one list that no longer lines up with the texts: read back, no text is
+    signed, and the next run dropped the empty ones.
+    """
+    turn: dict[str, Any] = {
+        "role": "assistant",
+        "content": [{"type": "text", "text": t} for t in texts],
+        "provider_specific_fields": {"thought_signatures": listed},
+    }
+    messages = [{"role": "user", "content": "q"}, turn, {"role": "user", "content": "n"}]
+    out = _checked(model, messages)
+    assert out[1]["content"] == [{"type": "text", "text": "a"}]
+    kept = [s for s in listed if s != "msg_01abc"]
+    assert out[1]["provider_specific_fields"] == {"thought_signatures": kept}
+
+
+def test_a_signed_blank_gemini_turn_merged_with_an_unsigned_one_is_a_fixed_point() -> None:
+    """The merge wrote the signed blank text beside an unsigned one: read back, unsigned."""
+    gemini = _stamp("gemini", "gemini", "gemini-2.5-pro")
+    signed = {
+        "role": "assistant",
+        "content": [{"type": "text", "text": " "}],
+        "provider_specific_fields": {"thought_signatures": ["c2ln"]},
+        **gemini,
+    }
+    messages = [
+        {"role": "user", "content": "q"},
+        signed,
+        {"role": "assistant", "content": "b", **gemini},
+        {"role": "user", "content": "n"},
+    ]
+    out = _checked("gemini/gemini-2.5-pro", messages)
+    assert out[1]["content"] == [{"type": "text", "text": "b"}]
+    assert out[1]["provider_specific_fields"] == {"thought_signatures": ["c2ln"]}
+
+
+def test_a_signed_blank_part_unsigned_by_a_merge_goes_as_empty_text_goes() -> None:
+    """Found by the extended generators: output not valid for Gemini, nor a fixed point.
+
+    Gemini's turn keeps its signed empty text (Gemini takes it); merged with another
+    model's turn it is foreign, and loses the signature. The merge left out blank texts
+    only when they carried nothing else: this one, marked for caching, stayed, empty.
+    """
+    claude = _stamp("anthropic", "anthropic-messages", "claude-sonnet-4-5")
+    gemini_turn = {
+        "role": "assistant",
+        "content": [
+            {"type": "text", "text": "b"},
+            {"type": "text", "text": "", "cache_control": {"type": "ephemeral"}},
+        ],
+        "provider_specific_fields": {"thought_signatures": ["c2ln", "c2ln"]},
+    }
+    messages = [
+        {"role": "user", "content": "q"},
+        {"role": "assistant", "content": "a", **claude},
+        gemini_turn,
+        {"role": "user", "content": "n"},
+    ]
+    out = _checked("gemini/gemini-2.5-pro", messages)
+    assert out[1]["content"] == [
+        {"type": "text", "text": "a"},
+        {"type": "text", "text": "b", "cache_control": {"type": "ephemeral"}},
+    ]

@@ -4,7 +4,8 @@ For generated transcripts (broad ones, and agent transcripts at the edge of each
 and every target family: a request the rules find nothing in goes out as the caller's
 own objects, and exactly then; each rule finds nothing in its own fix; the cheap facts a
 rule filters on never hide a message its fix would change; the output is a fixed point,
-valid for its target, and the input is never mutated.
+valid for its target, and the input is never mutated; every result in it carries its
+call's id as the output gives it.
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ from litellm_hygiene._rules import RULES, Conversation
 from litellm_hygiene._rules._base import MessageRule, read_slots
 
 from .stamps import without_stamps
-from .strategies import agent_transcripts, transcripts
+from .strategies import agent_transcripts, gemini_transcripts, transcripts
 
 TARGETS = [
     "anthropic/claude-sonnet-4-5",
@@ -52,7 +53,7 @@ TARGETS = [
 ]
 # HYGIENE_EXAMPLES=400 for a longer run.
 SETTINGS = settings(max_examples=int(os.environ.get("HYGIENE_EXAMPLES", "40")), deadline=None)
-inputs = st.one_of(transcripts, agent_transcripts)
+inputs = st.one_of(transcripts, agent_transcripts, gemini_transcripts)
 
 
 def _readable(messages: list[dict[str, Any]], model: str) -> bool:
@@ -127,6 +128,45 @@ def test_output_is_a_valid_fixed_point_and_input_untouched(
         twice = sanitize_messages(once.messages, model)
         assert twice.messages == once.messages
         assert not twice.report.changed, twice.report.counts()
+
+
+def _call_ids(message: dict[str, Any]) -> list[str]:
+    """A turn's call ids as the facts read them (no id, or not a string: ``""``)."""
+    ids = [call.get("id") for call in message.get("tool_calls") or ()]
+    return [i if isinstance(i, str) else "" for i in ids]
+
+
+@pytest.mark.parametrize("model", TARGETS)
+@SETTINGS
+@given(messages=st.one_of(gemini_transcripts, inputs))
+def test_each_result_carries_its_calls_id(model: str, messages: list[dict[str, Any]]) -> None:
+    """The output is a transcript any client can send (issue 27, items 2 and 3).
+
+    Each ``tool`` result carries exactly the id of a call of the assistant turn right
+    before its run of results, byte for byte, whatever LiteLLM would strip on the way
+    out; a legacy ``function`` result that names a call carries the id LiteLLM pairs it
+    by (``WirePlan.answer_id``). And the output is a fixed point. Unstamped Gemini
+    answers (signed ids, signed texts, blank parts) are two thirds of the examples.
+    """
+    if not _readable(messages, model):
+        return
+    out = sanitize_messages(messages, model).messages
+    answer_id = context_for(resolve_target(model)).plan.answer_id
+    calls: list[str] = []
+    for message in out:
+        role = message["role"]
+        if role == "assistant":
+            calls = _call_ids(message)
+        elif role == "tool":
+            assert message["tool_call_id"] in calls, (message["tool_call_id"], calls)
+        elif role == "function":
+            if message.get("tool_call_id"):
+                answers = [answer_id(call, tool=False) for call in calls]
+                assert message["tool_call_id"] in answers, (message["tool_call_id"], calls)
+        else:
+            calls = []
+    again = sanitize_messages(out, model)
+    assert not again.report.changed, again.report.counts()
 
 
 @pytest.mark.parametrize("model", TARGETS)

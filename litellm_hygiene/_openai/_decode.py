@@ -37,6 +37,7 @@ __all__ = [
     "from_openai",
     "lifted_system_prompt",
     "read_stamp",
+    "text_signatures_read_back",
 ]
 
 STAMP_KEY = "litellm_hygiene"
@@ -267,6 +268,41 @@ def _lift_text_signatures(
             blocks[position] = copy_unchecked(blocks[position], text_signature=signature)
         return tuple(blocks), rest
     return content, rest
+
+
+def text_signatures_read_back(
+    content: Sequence[Any], psf: dict[str, Any] | None
+) -> tuple[tuple[Any, ...], dict[str, Any]] | None:
+    """A turn's text signatures as the decoder will read them back, where that differs.
+
+    LiteLLM keeps a turn's text signatures in one list,
+    ``provider_specific_fields.thought_signatures``, which tells their order and nothing
+    else: the decoder puts them on the text blocks only when there is one per text. A
+    turn some of whose texts are signed and others not (a rule dropped one signature,
+    or merged a signed turn with an unsigned one) is written as a list that no longer
+    lines up, and read back with no text signed. A rule that leaves such a turn gives
+    it in this form, so the rules after it judge what will be sent (an empty text is
+    kept only while signed), and the next run finds what this one left.
+
+    Returns:
+        The blocks with no text signed, and the provider fields listing the signatures
+        in order (after any list they already held); ``None`` when every text is signed
+        or none is.
+    """
+    signed = [b.text_signature for b in content if isinstance(b, TextContent)]
+    found = [s for s in signed if s is not None]
+    if not found or len(found) == len(signed):
+        return None
+    blocks = tuple(
+        copy_unchecked(b, text_signature=None)
+        if isinstance(b, TextContent) and b.text_signature is not None
+        else b
+        for b in content
+    )
+    fields = dict(psf or {})
+    listed = fields.get("thought_signatures")
+    fields["thought_signatures"] = [*listed, *found] if isinstance(listed, list) else found
+    return blocks, fields
 
 
 def _decode_assistant(msg: dict[str, Any], index: int) -> AssistantMessage:

@@ -661,16 +661,21 @@ def _reasoning_item_ok(item: Any) -> bool:
     )
 
 
-def _text_count(content: Any) -> int:
-    if isinstance(content, str):
-        return 1
-    if not isinstance(content, list):
-        return 0
-    return sum(
-        1
-        for p in content
-        if isinstance(p, dict) and p.get("type") == "text" and isinstance(p.get("text"), str)
-    )
+def _listed_gemini_signature(psf: Any) -> bool:
+    """Whether the message's ``thought_signatures`` list holds a Gemini signature.
+
+    Any canonical base64 entry is one, whatever else the list holds and however many
+    text parts the message has: LiteLLM lists there the signature of every signed part
+    of Gemini's answer (text, thought and function-call parts alike), so the count says
+    nothing of where the turn came from; and the rules change both the list and the
+    parts (a blank text part dropped, an entry Google cannot decode dropped). Evidence
+    that read them would judge a rule's output otherwise than the turn it was made
+    from, and the next run would rewrite what this one let through.
+    """
+    listed = psf.get("thought_signatures") if isinstance(psf, dict) else None
+    if not isinstance(listed, list):
+        return False
+    return any(isinstance(s, str) and is_canonical_base64(s) for s in listed)
 
 
 def _block_evidence(msg: dict[str, Any]) -> list[frozenset[Api]]:
@@ -690,15 +695,7 @@ def _block_evidence(msg: dict[str, Any]) -> list[frozenset[Api]]:
                 apis = _thinking_evidence(part)
                 if apis:
                     found.append(apis)
-    psf = msg.get(_PSF)
-    signatures = psf.get("thought_signatures") if isinstance(psf, dict) else None
-    if (
-        signatures
-        and isinstance(signatures, list)
-        and all(isinstance(s, str) for s in signatures)
-        and len(signatures) == _text_count(content)
-        and any(is_canonical_base64(s) for s in signatures)
-    ):
+    if _listed_gemini_signature(msg.get(_PSF)):
         found.append(_GEMINI)
     return found
 

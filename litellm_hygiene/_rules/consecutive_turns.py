@@ -18,11 +18,14 @@ from typing import Any, ClassVar
 from .._build import construct_unchecked, copy_unchecked
 from .._content import OpaqueContent, TextContent
 from .._messages import AssistantMessage, Message, UserMessage
+from .._openai._decode import text_signatures_read_back
 from .._openai._facts import BLANK
 from .._openai._parts import is_plain_text
+from .._policy import Policy
 from ._base import Conversation, Finding, Problem, Rule, RuleContext, Slot, Wording
 from ._codes import Code
 from ._wording import ErrorKind
+from .empty_content import without_empty
 from .foreign_reasoning import as_foreign
 
 __all__ = ["ConsecutiveTurns", "blank_text", "plain_string"]
@@ -86,8 +89,21 @@ def _merge_users(first: UserMessage, second: UserMessage) -> UserMessage:
     return copy_unchecked(first, **update)
 
 
-def _merge_assistants(first: AssistantMessage, second: AssistantMessage) -> AssistantMessage:
-    content = _kept(first.content + second.content)
+def _merge_assistants(
+    first: AssistantMessage, second: AssistantMessage, policy: Policy
+) -> AssistantMessage:
+    content = first.content + second.content
+    psf = first.provider_specific_fields
+    # A signed turn merged with an unsigned one: its signatures no longer line up with
+    # the texts on the wire, and no text is read back as signed (nor kept as one).
+    read_back = text_signatures_read_back(content, psf)
+    if read_back is not None:
+        content, psf = read_back
+    if policy.reject_empty_text:
+        # A blank text kept only while signed may have lost its signature here (or to
+        # as_foreign): it goes as the empty-content rule drops it, marker and all.
+        content = without_empty(content, policy.keep_signed_empty_text)
+    content = _kept(content)
     # Texts become one string only when no signature rides on either: a Gemini text
     # signature belongs to its own text, so signed texts stay separate parts.
     signed = any(isinstance(b, TextContent) and b.text_signature for b in content)
@@ -101,7 +117,14 @@ def _merge_assistants(first: AssistantMessage, second: AssistantMessage) -> Assi
         text = _joined_text([b.text for b in content if isinstance(b, TextContent)])
         content = (construct_unchecked(TextContent, text=text),)
     extra = {**second.extra, **first.extra}
-    return copy_unchecked(first, content=content, content_form=form, extra=extra, stamped=False)
+    return copy_unchecked(
+        first,
+        content=content,
+        content_form=form,
+        extra=extra,
+        stamped=False,
+        provider_specific_fields=psf,
+    )
 
 
 def _merges(ctx: RuleContext, previous: str | None, role: str) -> bool:
@@ -199,7 +222,7 @@ def _merged(conv: Conversation, first_slot: Slot, second_slot: Slot, index: int)
     same = probe.replayable(0), probe.replayable(1)
     if same[0] != same[1]:
         first, second = as_foreign(first, conv.ctx), as_foreign(second, conv.ctx)
-    message: Message = _merge_assistants(first, second)
+    message: Message = _merge_assistants(first, second, conv.ctx.policy)
     return conv.slot_for(message, verdict=same[0] and same[1], like=first_slot)
 
 

@@ -15,6 +15,7 @@ from typing import Any, ClassVar
 from .._build import copy_unchecked
 from .._content import TextContent, ThinkingContent, ToolCall
 from .._messages import AssistantMessage, Message
+from .._openai._decode import text_signatures_read_back
 from .._openai._facts import OPAQUE
 from .._signatures import is_canonical_base64
 from ._base import Conversation, MessageRule, Problem, Repair, RuleContext, Slot, Wording
@@ -155,4 +156,11 @@ class NonBase64Signature(MessageRule):
         update = _verbatim(message, problems)
         if not problems:
             return message, []
-        return copy_unchecked(message, content=tuple(blocks), **update), problems
+        content = tuple(blocks)
+        # One text's signature dropped beside others kept: they travel as one list, and
+        # no longer line up with the texts, so no text is read back as signed.
+        psf = update.get(_PSF, message.provider_specific_fields)
+        read_back = text_signatures_read_back(content, psf)
+        if read_back is not None:
+            content, update[_PSF] = read_back
+        return copy_unchecked(message, content=content, **update), problems

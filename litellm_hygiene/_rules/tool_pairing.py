@@ -13,14 +13,18 @@ with 'tool_calls'``). So, per turn, in call order:
   Gemini converter pairs them byte for byte);
 - a result that answers a call under another form of its id (with or without the
   ``__thought__`` signature LiteLLM keeps in Gemini ids: a client, or a rule dropping a
-  foreign signature, changed one side only) is readdressed to the call's id as sent,
-  never dropped: the result's content is the user's;
+  foreign signature, changed one side only) is readdressed to the call's id as given,
+  never dropped: the result's content is the user's. Also where LiteLLM strips the
+  signature from both before pairing them (every target but Gemini): the output is a
+  transcript any client may send on, and a client that pairs byte for byte (LiteLLM's
+  Gemini converter, the next request's) finds no call for a result that kept it;
 - results that answer no call are dropped.
 
 Calls and results pair by the key LiteLLM pairs them by (see
-:class:`~litellm_hygiene._openai._facts.WirePlan`). Ids may repeat across turns: a
-result belongs to the nearest earlier call with its key, so the search for a call's
-results stops at the next turn that issues the key again. Legacy
+:class:`~litellm_hygiene._openai._facts.WirePlan`), and a result then carries the id
+``WirePlan.answer_id`` gives it: a ``tool`` result its call's id byte for byte. Ids may
+repeat across turns: a result belongs to the nearest earlier call with its key, so the
+search for a call's results stops at the next turn that issues the key again. Legacy
 ``function_call``/``function`` pairs match by function name.
 """
 
@@ -34,7 +38,7 @@ from typing import ClassVar
 from .._build import construct_unchecked
 from .._content import TextContent
 from .._messages import ToolResultMessage
-from .._openai._facts import Call
+from .._openai._facts import Call, Facts
 from .._openai._tools import split_id
 from ._base import Conversation, Finding, Problem, Rule, RuleContext, Slot, Wording
 from ._codes import Code
@@ -108,18 +112,32 @@ def _between(positions: list[int], start: int, limit: int) -> list[int]:
     return positions[bisect.bisect_right(positions, start) : bisect.bisect_left(positions, limit)]
 
 
+def _addressed(facts: Facts, call: Call) -> bool:
+    """The result carries the id that answers ``call`` (``WirePlan.answer_id``).
+
+    It pairs with the call by the key, and a ``tool`` result carries the call's id as
+    given, byte for byte; a legacy ``function`` result, whose id LiteLLM pairs as it
+    is, carries the key.
+    """
+    if facts.result != call[0]:
+        return False
+    given = facts.result_raw
+    return given is None or given == call[2]
+
+
 def _already_paired(slots: Sequence[Slot]) -> bool:
     """Every call is answered once, by the results right after its turn, in call order.
 
-    The repair then changes nothing: each call takes the next result with its key, and
-    a later result with that key sits after the turn that issues the key again.
+    The repair then changes nothing: each call takes the next result with its key, a
+    result that carries the call's id keeps it, and a later result with that key sits
+    after the turn that issues the key again.
     """
     expected: tuple[Call, ...] = ()
     answered = 0
     for slot in slots:
         facts = slot.facts
         if facts.result is not None:
-            if answered == len(expected) or facts.result != expected[answered][0]:
+            if answered == len(expected) or not _addressed(facts, expected[answered]):
                 return False
             answered += 1
             continue
@@ -186,7 +204,6 @@ def _plan(conv: Conversation) -> tuple[Plan, list[Finding]]:
             chosen = (real or candidates)[0]
             candidates.remove(chosen)
             consumed.add(chosen)
-            plan.append(chosen)
             if chosen == cursor:
                 cursor += 1
             else:
@@ -194,12 +211,36 @@ def _plan(conv: Conversation) -> tuple[Plan, list[Finding]]:
                 reason = f"result for {_shown(key)!r} moved right after its call"
                 kind = "result_without_call"
                 found.append(_finding(chosen, "tool_call_id", reason, kind, key))
+            _answer(slots[chosen].facts, chosen, call, plan, found)
         for key, extra in waiting.items():
             for p in extra:
                 consumed.add(p)
                 reason = f"call {_shown(key)!r} already has a result"
                 found.append(_finding(p, "tool_call_id", reason, "duplicate_result", key))
     return plan, sorted(found, key=lambda f: f.index or 0)
+
+
+def _answer(facts: Facts, chosen: int, call: Call, plan: Plan, found: list[Finding]) -> None:
+    """Plan result ``chosen`` (its facts ``facts``, paired by key) as ``call``'s answer.
+
+    Under another form of the call's id it is readdressed. LiteLLM strips the signature
+    from both (so no provider sees the difference, and no wording names it), but the
+    output would not pair for a client that compares them as they are.
+    """
+    if _addressed(facts, call):
+        plan.append(chosen)
+        return
+    plan.append((chosen, call))
+    bare, signature = split_id(call[2])
+    # Said without the signature: a change's detail never holds one.
+    form = "with" if signature is not None else "without"
+    reason = f"result for {_shown(bare)!r} readdressed to its call's id ({form} its signature)"
+    found.append(_finding(chosen, "tool_call_id", reason, None, bare))
+
+
+def _planned(conv: Conversation) -> tuple[Plan, list[Finding]]:
+    """:func:`_plan` of ``conv``, worked out once for the rule's find and its fix."""
+    return conv.ctx.kept((ToolPairing.code, conv.slots), lambda: _plan(conv))
 
 
 def _finding(position: int, where: str, reason: str, kind: str | None, key: str) -> Finding:
@@ -311,11 +352,11 @@ class ToolPairing(Rule):
         """Calls without results, results without calls, duplicates, displaced results."""
         if _already_paired(conv.slots):
             return []
-        return _plan(conv)[1]
+        return _planned(conv)[1]
 
     def fix(self, conv: Conversation, found: Sequence[Finding]) -> Conversation:
         """The slots in repaired order, with synthesized results where calls had none."""
-        plan, _ = _plan(conv)
+        plan, _ = _planned(conv)
         out: list[Slot] = []
         for step in plan:
             if isinstance(step, int):
