@@ -33,6 +33,7 @@ from litellm_hygiene._openai._wire import OPENAI
 from litellm_hygiene._pipeline import context_for, run_rules
 from litellm_hygiene._rules import RULES, Conversation
 from litellm_hygiene._rules._base import MessageRule, read_slots
+from litellm_hygiene._rules.tool_pairing import _in_order, _plan
 
 from .stamps import without_stamps
 from .strategies import agent_transcripts, gemini_transcripts, transcripts
@@ -134,6 +135,20 @@ def _call_ids(message: dict[str, Any]) -> list[str]:
     """A turn's call ids as the facts read them (no id, or not a string: ``""``)."""
     ids = [call.get("id") for call in message.get("tool_calls") or ()]
     return [i if isinstance(i, str) else "" for i in ids]
+
+
+@pytest.mark.parametrize("model", TARGETS)
+@SETTINGS
+@given(messages=st.one_of(gemini_transcripts, inputs))
+def test_pairing_in_one_pass_is_the_full_plan(model: str, messages: list[dict[str, Any]]) -> None:
+    """Where every call is answered in order, tool_pairing's one pass gives its full plan."""
+    if not _readable(messages, model):
+        return
+    ctx = context_for(resolve_target(model))
+    conv = Conversation(read_slots(messages, ctx, OPENAI), ctx, OPENAI)
+    quick = _in_order(conv.slots)
+    if quick is not None:
+        assert quick == _plan(conv)
 
 
 @pytest.mark.parametrize("model", TARGETS)

@@ -125,27 +125,32 @@ def _addressed(facts: Facts, call: Call) -> bool:
     return given is None or given == call[2]
 
 
-def _already_paired(slots: Sequence[Slot]) -> bool:
-    """Every call is answered once, by the results right after its turn, in call order.
+def _in_order(slots: Sequence[Slot]) -> tuple[Plan, list[Finding]] | None:
+    """The plan when every call is answered once, right after its turn, in call order.
 
-    The repair then changes nothing: each call takes the next result with its key, a
-    result that carries the call's id keeps it, and a later result with that key sits
-    after the turn that issues the key again.
+    Then every slot stays where it is, and a result that carries another form of its
+    call's id is readdressed (what :func:`_plan` gives for such a transcript, found in
+    one pass without its index). ``None`` when a result is missing, extra or out of
+    place: that takes the full plan.
     """
+    plan: Plan = []
+    found: list[Finding] = []
     expected: tuple[Call, ...] = ()
     answered = 0
-    for slot in slots:
+    for position, slot in enumerate(slots):
         facts = slot.facts
         if facts.result is not None:
-            if answered == len(expected) or not _addressed(facts, expected[answered]):
-                return False
+            if answered == len(expected) or facts.result != expected[answered][0]:
+                return None
+            _answer(facts, position, expected[answered], plan, found)
             answered += 1
             continue
         if answered != len(expected):
-            return False
+            return None
+        plan.append(position)
         expected = facts.calls
         answered = 0
-    return answered == len(expected)
+    return (plan, found) if answered == len(expected) else None
 
 
 Plan = list["int | Call | tuple[int, Call]"]
@@ -239,8 +244,10 @@ def _answer(facts: Facts, chosen: int, call: Call, plan: Plan, found: list[Findi
 
 
 def _planned(conv: Conversation) -> tuple[Plan, list[Finding]]:
-    """:func:`_plan` of ``conv``, worked out once for the rule's find and its fix."""
-    return conv.ctx.kept((ToolPairing.code, conv.slots), lambda: _plan(conv))
+    """The repaired order of ``conv``, worked out once for the rule's find and its fix."""
+    return conv.ctx.kept(
+        (ToolPairing.code, conv.slots), lambda: _in_order(conv.slots) or _plan(conv)
+    )
 
 
 def _finding(position: int, where: str, reason: str, kind: str | None, key: str) -> Finding:
@@ -350,8 +357,6 @@ class ToolPairing(Rule):
 
     def find(self, conv: Conversation) -> list[Finding]:
         """Calls without results, results without calls, duplicates, displaced results."""
-        if _already_paired(conv.slots):
-            return []
         return _planned(conv)[1]
 
     def fix(self, conv: Conversation, found: Sequence[Finding]) -> Conversation:
