@@ -8,12 +8,18 @@ on inputs that fit and on inputs that almost do.
 from __future__ import annotations
 
 import os
+from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from litellm_hygiene import resolve_target
-from litellm_hygiene._openai._facts import read_facts, renamed_facts, wire_plan
+from litellm_hygiene._openai._facts import (
+    read_facts,
+    readdressed_facts,
+    renamed_facts,
+    wire_plan,
+)
 from litellm_hygiene._openai._parts import decode_thinking_entry, read_thinking_entry
 from litellm_hygiene._openai._wire import OPENAI
 from litellm_hygiene._policy import POLICIES, IdRule
@@ -93,6 +99,26 @@ def test_facts_of_renamed_ids_are_the_facts_read_again(
     derived = renamed_facts(read_facts(answer, 0, plan), {}, result)
     if derived is not None:
         assert derived == read_facts(OPENAI.with_ids(answer, {}, result), 0, plan)
+
+
+@settings(SETTINGS)
+@given(
+    old=ids() | st.just(_SIGNED),
+    new=ids() | st.just(_SIGNED) | st.just("call_ab"),
+    content=st.sampled_from(["ok", "", [{"type": "text", "text": "ok"}]]),
+    stamped=st.booleans(),
+    model=st.sampled_from(_TARGETS),
+)
+def test_facts_of_a_readdressed_result_are_the_facts_read_again(
+    old: str, new: str, content: Any, stamped: bool, model: str
+) -> None:
+    """tool_pairing's readdressed result: facts worked out equal the facts read again."""
+    plan = wire_plan(resolve_target(model))
+    answer: dict[str, Any] = {"role": "tool", "tool_call_id": old, "content": content}
+    if stamped:
+        answer["litellm_hygiene"] = {"provider": "openai", "api": "openai-chat", "model": "m"}
+    derived = readdressed_facts(read_facts(answer, 0, plan), new, plan)
+    assert derived == read_facts(OPENAI.with_ids(answer, {}, new), 0, plan)
 
 
 _TEXTS = st.sampled_from(["", " ", "plan", "rs_1"])

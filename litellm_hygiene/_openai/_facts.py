@@ -58,6 +58,7 @@ __all__ = [
     "inline_image_chars",
     "plain_facts",
     "read_facts",
+    "readdressed_facts",
     "renamed_facts",
     "signatures",
     "stamp_of",
@@ -418,6 +419,18 @@ def renamed_facts(facts: Facts, calls: Mapping[int, str], result: str | None) ->
             return None
         key = sent = given = result  # without a signature: sent and paired as it is
     return _NEW(Facts, (facts.role, facts.flags, new_calls, key, sent, given))
+
+
+def readdressed_facts(facts: Facts, result: str, plan: WirePlan) -> Facts:
+    """The facts of a ``tool`` result after its id becomes ``result`` (``Wire.with_ids``).
+
+    Worked out from the facts, not read again: the id, and the flag of a signature in
+    it, are all that change (as :func:`_result` reads them).
+    """
+    cut = result.find(THOUGHT_SEPARATOR)
+    key, sent, given = plan.call(result, cut)
+    flags = (facts.flags & ~SIGNED_ID) | (SIGNED_ID if cut >= 0 else 0)
+    return _NEW(Facts, (facts.role, flags, facts.calls, key, sent, given))
 
 
 def inline_image_chars(messages: Sequence[Any], stop_above: int) -> int:

@@ -38,7 +38,7 @@ from typing import ClassVar
 from .._build import construct_unchecked
 from .._content import TextContent
 from .._messages import ToolResultMessage
-from .._openai._facts import Call, Facts
+from .._openai._facts import Call, Facts, readdressed_facts
 from .._openai._tools import split_id
 from ._base import Conversation, Finding, Problem, Rule, RuleContext, Slot, Wording
 from ._codes import Code
@@ -371,7 +371,9 @@ class ToolPairing(Rule):
                 slot = conv.slots[position]
                 tool = slot.facts.result_id is not None  # else a legacy function result
                 new_id = conv.ctx.plan.answer_id(call[2], tool)
-                out.append(conv.edited(slot, conv.wire.with_ids(slot.raw, {}, new_id)))
+                raw = conv.wire.with_ids(slot.raw, {}, new_id)
+                facts = readdressed_facts(slot.facts, new_id, conv.ctx.plan) if tool else None
+                out.append(conv.edited(slot, raw, facts))
             else:
                 out.append(conv.slot_for(_result_for(step)))
         return conv.with_slots(out)
