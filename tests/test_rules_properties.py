@@ -33,7 +33,7 @@ from litellm_hygiene._openai._wire import OPENAI
 from litellm_hygiene._pipeline import context_for, run_rules
 from litellm_hygiene._rules import RULES, Conversation
 from litellm_hygiene._rules._base import MessageRule, read_slots
-from litellm_hygiene._rules.tool_pairing import _in_order, _plan
+from litellm_hygiene._rules.tool_pairing import _already_paired, _in_order, _plan
 
 from .stamps import without_stamps
 from .strategies import agent_transcripts, gemini_transcripts, transcripts
@@ -149,6 +149,8 @@ def test_pairing_in_one_pass_is_the_full_plan(model: str, messages: list[dict[st
     quick = _in_order(conv.slots)
     if quick is not None:
         assert quick == _plan(conv)
+    # The check every request makes first says "nothing to repair" exactly then.
+    assert _already_paired(conv.slots) is (quick is not None and not quick[1])
 
 
 @pytest.mark.parametrize("model", TARGETS)

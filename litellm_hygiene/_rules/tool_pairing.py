@@ -125,6 +125,28 @@ def _addressed(facts: Facts, call: Call) -> bool:
     return given is None or given == call[2]
 
 
+def _already_paired(slots: Sequence[Slot]) -> bool:
+    """Every call is answered once, in order, right after its turn, by its call's id.
+
+    The repair then changes nothing. The check of every request, so it builds nothing
+    (:func:`_in_order` plans).
+    """
+    expected: tuple[Call, ...] = ()
+    answered = 0
+    for slot in slots:
+        facts = slot.facts
+        if facts.result is not None:
+            if answered == len(expected) or not _addressed(facts, expected[answered]):
+                return False
+            answered += 1
+            continue
+        if answered != len(expected):
+            return False
+        expected = facts.calls
+        answered = 0
+    return answered == len(expected)
+
+
 def _in_order(slots: Sequence[Slot]) -> tuple[Plan, list[Finding]] | None:
     """The plan when every call is answered once, right after its turn, in call order.
 
@@ -357,6 +379,8 @@ class ToolPairing(Rule):
 
     def find(self, conv: Conversation) -> list[Finding]:
         """Calls without results, results without calls, duplicates, displaced results."""
+        if _already_paired(conv.slots):
+            return []
         return _planned(conv)[1]
 
     def fix(self, conv: Conversation, found: Sequence[Finding]) -> Conversation:
