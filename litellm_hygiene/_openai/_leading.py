@@ -9,7 +9,13 @@ non-empty text, in order; redacted thinking inside a list is not sent; a string 
 non-empty), then its calls. For Bedrock's Converse API a signed ``thinking`` block
 becomes ``reasoningContent``, which is always sorted first; an unsigned one becomes
 text, and redacted thinking is not sent. Consecutive assistant messages are sent as one
-turn, their blocks in order. Checked against LiteLLM 1.106 and 1.109.
+turn, their blocks in order.
+
+This is LiteLLM 1.106's conversion. 1.109 sends more thinking: redacted thinking (in a
+content list, and to Bedrock), and the ``thinking_blocks`` a content list with thinking
+parts lacks. Read the 1.106 way, such a turn has no thinking to lead with, and the
+request goes without thinking: accepted by every release, if needlessly on 1.109
+(``tests/test_thinking_tool_loop*.py`` run on both).
 """
 
 from __future__ import annotations
