@@ -158,5 +158,5 @@ def transform_messages(
         context=new,
         report=report,
         params=conv.params,
-        dropped_params=tuple(name for name in given if name not in conv.params),
+        dropped_params=conv.dropped_params(given),
     )

@@ -106,9 +106,12 @@ def sanitize_read(conv: Conversation) -> SanitizeResult:
         )
     report = TransformReport(changes=tuple(changes))
     messages = [slot.raw for slot in out.slots]
-    dropped = tuple(name for name in params if name not in out.params)
     return SanitizeResult.model_construct(
-        messages=messages, report=report, target=target, params=out.params, dropped_params=dropped
+        messages=messages,
+        report=report,
+        target=target,
+        params=out.params,
+        dropped_params=out.dropped_params(params),
     )
 
 

@@ -17,14 +17,14 @@ fit even its system messages and latest user turn is refused with
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
 from .._errors import ConfigurationError
 from .._pipeline import context_for, run_rules
 from .._policy import Policy
-from .._rules import RULES
+from .._rules import RULES, Change
 from .._sanitize import SanitizeResult, read_request, sanitize_for_target
 from .._target import TargetModel
 from .._trim import SlidingWindow, drop_thinking_after, fit_to_context
@@ -122,13 +122,13 @@ def _settle(
     """
     conv = read_request(outcome.messages, context_for(target, policy), params)
     settled, changes = run_rules(conv, _PARAMETER_RULES)
-    outcome.drop_params = tuple(name for name in params if name not in settled.params)
+    outcome.drop_params = settled.dropped_params(params)
+    _add_changes(outcome, changes)
+
+
+def _add_changes(outcome: TrimOutcome, changes: Sequence[Change]) -> None:
+    """Count ``changes`` per kind, leaving out the stamp's removal (bookkeeping)."""
     for change in changes:
-        outcome.changes[change.kind] = outcome.changes.get(change.kind, 0) + 1
-
-
-def _add_changes(outcome: TrimOutcome, result: SanitizeResult) -> None:
-    for change in result.report.changes:
         if change.kind != "hygiene_stamp":
             outcome.changes[change.kind] = outcome.changes.get(change.kind, 0) + 1
 
@@ -156,7 +156,7 @@ def _apply_window(
     outcome.messages = list(again.messages)
     outcome.removed += len(current) - len(kept)
     outcome.thinking_dropped += dropped.dropped
-    _add_changes(outcome, again)
+    _add_changes(outcome, again.report.changes)
 
 
 def _apply_fit(

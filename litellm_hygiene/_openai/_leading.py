@@ -23,6 +23,8 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any, Final, Literal
 
+from ._decode import as_message_dict
+
 __all__ = ["LeadingBlock", "leading_block"]
 
 LeadingBlock = Literal["thinking", "text", "tool_use"]
@@ -37,17 +39,12 @@ def leading_block(raw: Any, api: str) -> LeadingBlock | None:
     ``None`` when the message sends nothing (then LiteLLM leaves it out of the turn),
     or for an API whose converter this does not model.
     """
-    msg = raw if isinstance(raw, Mapping) else _as_mapping(raw)
+    msg = as_message_dict(raw, 0)
     if api == "anthropic-messages":
         return next(_anthropic(msg), None)
     if api == "bedrock-converse":
         return _bedrock(msg)
     return None
-
-
-def _as_mapping(raw: Any) -> Mapping[str, Any]:
-    dump = getattr(raw, "model_dump", None)
-    return dump() if callable(dump) else {}
 
 
 def _signed(block: Any) -> bool:

@@ -476,6 +476,10 @@ class Conversation:
         """The same messages sent with other request parameters."""
         return Conversation(self.slots, self.ctx, self.wire, params)
 
+    def dropped_params(self, given: Mapping[str, Any]) -> tuple[str, ...]:
+        """The names of ``given`` (the parameters read) that a rule removed here."""
+        return tuple(name for name in given if name not in self.params)
+
 
 class Rule:
     """One provider constraint: its code, when it applies, find, fix and wording.
