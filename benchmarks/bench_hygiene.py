@@ -6,7 +6,7 @@ cost within 1.25x from 50 to 1,000 exchanges.
 
 Run: LITELLM_LOCAL_MODEL_COST_MAP=True python benchmarks/bench_hygiene.py [exchanges ...]
      add --profile CASE EXCHANGES to print a cProfile of one case instead.
-Prints ratios measured in this run; asserts nothing.
+Prints ratios measured in this run; asserts nothing but that a floor writes hygiene's output.
 
 Each ratio is measured in rounds that time the deepcopy and the hook back to back, and
 is the median of the per-round ratios: on a shared machine the load drifts between
@@ -33,6 +33,7 @@ from machine import describe
 from transcripts import MODELS, SANITIZE_CASES, Source, agent_transcript
 
 from litellm_hygiene import resolve_target
+from litellm_hygiene._openai._tools import split_id
 from litellm_hygiene._sanitize import sanitize_for_target
 
 SAME_MODEL, CROSS_MODEL = 0.5, 2.0
@@ -62,17 +63,61 @@ def paired_ratio(
     return statistics.median(ratios), best, base_best
 
 
+def floor_gemini_to_claude(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The bare rewrite of a stamped Gemini transcript for Claude, as hygiene writes it.
+
+    Reasoning becomes text before the content, each call loses its signature (in its id
+    and its provider fields), and each result carries its call's new id. Nothing is
+    read, checked or reported: it is right only for this transcript shape.
+    """
+    out: list[dict[str, Any]] = []
+    for message in messages:
+        role = message["role"]
+        if role == "assistant":
+            turn = dict(message)
+            reasoning = turn.pop("reasoning_content", None)
+            if reasoning:
+                turn["content"] = f"{reasoning}\n\n{turn['content']}"
+            calls = turn.get("tool_calls")
+            if calls:
+                turn["tool_calls"] = [
+                    {"id": split_id(c["id"])[0], "type": c["type"], "function": c["function"]}
+                    for c in calls
+                ]
+            message = turn
+        elif role == "tool":
+            message = {**message, "tool_call_id": split_id(message["tool_call_id"])[0]}
+        out.append(message)
+    return out
+
+
+FLOORS: dict[str, Callable[[list[dict[str, Any]]], list[dict[str, Any]]]] = {
+    "cross-model gemini -> claude": floor_gemini_to_claude,
+}
+"""A bare rewrite giving hygiene's very output, for the cases one is written for: the
+least any implementation spends on the same messages (see bench_floor.py for the hook's)."""
+
+
 def measure(
-    source: Source, stamp: bool, target: str, exchanges: int
-) -> tuple[int, float, float, float]:
-    """(messages, ratio to deepcopy, seconds per call, deepcopy's seconds) of one case."""
+    label: str, source: Source, stamp: bool, target: str, exchanges: int
+) -> tuple[int, float, float, float, float | None]:
+    """(messages, ratio to deepcopy, seconds per call, deepcopy's seconds, the floor's
+    ratio to deepcopy or ``None``) of one case."""
     messages = agent_transcript(exchanges, source=source, stamp=stamp)
     resolved = resolve_target(MODELS[target])
     number = max(1, 4000 // len(messages))
     result, seconds, copying = paired_ratio(
         lambda: copy.deepcopy(messages), lambda: sanitize_for_target(messages, resolved), number
     )
-    return len(messages), result, seconds, copying
+    floor = FLOORS.get(label)
+    if floor is None:
+        return len(messages), result, seconds, copying, None
+    if floor(messages) != sanitize_for_target(messages, resolved).messages:
+        raise AssertionError(f"{label}: the floor does not write hygiene's output")
+    floor_ratio, _, _ = paired_ratio(
+        lambda: copy.deepcopy(messages), lambda: floor(messages), number
+    )
+    return len(messages), result, seconds, copying, floor_ratio
 
 
 def profile(label: str, exchanges: int) -> None:
@@ -89,16 +134,19 @@ def profile(label: str, exchanges: int) -> None:
 
 def main(sizes: list[int]) -> None:
     print(describe())
-    print(f"{'case':<32} {'exch':>5} {'msgs':>6} {'ms':>8} {'ratio':>7} {'target':>7}")
+    print(f"{'case':<32} {'exch':>5} {'msgs':>6} {'ms':>8} {'ratio':>7} {'target':>7} {'floor':>7}")
     per_message: dict[str, list[tuple[float, float]]] = {}
     for label, source, stamp, target, goal in CASES:
         for exchanges in sizes:
-            count, result, seconds, copying = measure(source, stamp, target, exchanges)
+            count, result, seconds, copying, floor = measure(
+                label, source, stamp, target, exchanges
+            )
             per_message.setdefault(label, []).append((seconds / count, copying / count))
             mark = "" if result <= goal else "  missed"
+            shown = f"{floor:6.2f}x" if floor is not None else f"{'':7}"
             print(
                 f"{label:<32} {exchanges:>5} {count:>6} {seconds * 1e3:8.2f}"
-                f" {result:6.2f}x {goal:6.2f}x{mark}"
+                f" {result:6.2f}x {goal:6.2f}x {shown}{mark}"
             )
     if len(sizes) > 1:
         print(
