@@ -168,6 +168,11 @@ class UserMessage(_Message):
         name: The optional participant name.
         cache_control: A prompt-caching marker on the message.
         extra: Unknown keys of the wire message, kept verbatim.
+        joined: Anthropic Messages: this came in the same wire message as the message
+            before it (``True``), or began one (``False``); ``None`` for a message from
+            another shape. One Anthropic user message may hold several results and
+            text after them; the neutral model holds each result as its own message,
+            and this says how to put them back together.
     """
 
     kind: Literal["user"] = "user"
@@ -176,6 +181,7 @@ class UserMessage(_Message):
     name: str | None = None
     cache_control: dict[str, Any] | None = None
     extra: dict[str, Any] = {}
+    joined: bool | None = None
 
 
 class UsageCost(BaseModel):
@@ -291,6 +297,8 @@ class ToolResultMessage(_Message):
         thought_signature: That suffix, so the wire id can be rebuilt exactly.
         cache_control: A prompt-caching marker on the message.
         extra: Unknown keys of the wire message, kept verbatim.
+        joined: As :attr:`UserMessage.joined`; a result hygiene wrote has ``None``, and
+            joins the results right before it.
     """
 
     kind: Literal["tool_result"] = "tool_result"
@@ -305,6 +313,7 @@ class ToolResultMessage(_Message):
     thought_signature: str | None = None
     cache_control: dict[str, Any] | None = None
     extra: dict[str, Any] = {}
+    joined: bool | None = None
 
     def text(self) -> str:
         """Join the text blocks, in order."""

@@ -16,6 +16,7 @@ from __future__ import annotations
 import logging
 from collections import Counter
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 from litellm import ModelResponse
@@ -30,6 +31,7 @@ from ._options import HygieneOptions
 from ._overflow_errors import predicted_overflow_error
 from ._report import CallReport, ReportBook
 from ._request import Prepared, prepare_request, prepare_request_sync, target_of
+from ._shapes import anthropic_view
 from ._store import Provenance, ProvenanceStore, aput_fingerprints, put_fingerprints
 from ._stores import build_store
 
@@ -91,8 +93,13 @@ class HygieneEngine:
         """The report of a call still in flight (or awaiting its proxy headers)."""
         return self._book.get(call_id)
 
-    async def prepare(self, kwargs: Mapping[str, Any], report: CallReport) -> Prepared | None:
+    async def prepare(
+        self, kwargs: Mapping[str, Any], report: CallReport, shape: str | None = None
+    ) -> Prepared | None:
         """Transform a call's messages; ``None`` when hygiene does not apply or failed open.
+
+        ``shape``: ``anthropic_messages`` for a ``/v1/messages`` call sent as it is (its
+        messages are read and written in that shape); ``None`` for chat completions.
 
         Raises:
             ContextWindowExceededError: The request is predicted to overflow and
@@ -103,14 +110,18 @@ class HygieneEngine:
         if not self._applies(kwargs):
             return None
         try:
-            prepared = await prepare_request(kwargs, self._options, self._store)
+            view = anthropic_view(kwargs) if shape == "anthropic_messages" else None
+            call = kwargs if view is None else view.kwargs
+            prepared = await prepare_request(call, self._options, self._store)
         except ContextWindowExceededError:
             self._cannot_fit(report)
             raise
         except Exception as err:
             self._failed(err, report, kwargs)
             return None
-        return self._accept(kwargs, prepared, report)
+        if view is not None:
+            prepared = replace(prepared, writer=view.apply)
+        return self._accept(call, prepared, report)
 
     def prepare_sync(self, kwargs: Mapping[str, Any], report: CallReport) -> Prepared | None:
         """:meth:`prepare` for the sync SDK wrappers (sync store calls)."""

@@ -47,6 +47,7 @@ class Prepared:
         trimmed: What the window and the fit left out (counts), when they did.
         drop_params: Request parameters to send without: a rule removed them (see
             ``Rule.params``), on the transcript as it is finally sent.
+        writer: Writes the messages into the kwargs of a call of another shape.
     """
 
     target: TargetModel
@@ -57,9 +58,16 @@ class Prepared:
     store_error: str | None = None
     trimmed: dict[str, int] | None = None
     drop_params: tuple[str, ...] = ()
+    writer: Callable[[Prepared, Mapping[str, Any]], dict[str, Any]] | None = None
 
     def apply(self, kwargs: Mapping[str, Any]) -> dict[str, Any]:
-        """New call kwargs: these messages, without the parameters to drop."""
+        """New call kwargs: these messages, without the parameters to drop.
+
+        In the call's own shape: ``writer`` writes the messages of a call that is not a
+        chat completion (see :mod:`._shapes`).
+        """
+        if self.writer is not None:
+            return self.writer(self, kwargs)
         kept = {k: v for k, v in kwargs.items() if k not in self.drop_params}
         return {**kept, "messages": list(self.messages)}
 
