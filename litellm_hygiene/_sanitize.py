@@ -12,7 +12,7 @@ from ._openai._wire import OPENAI
 from ._pipeline import TransformReport, context_for, run_rules
 from ._policy import Policy
 from ._rules import Conversation, RuleContext
-from ._rules._base import read_slots
+from ._rules._base import Wire, read_slots
 from ._target import TargetModel, resolve_request
 
 __all__ = [
@@ -72,11 +72,15 @@ def sanitize_for_target(
 
 
 def read_request(
-    messages: Sequence[Any], ctx: RuleContext, params: Mapping[str, Any] | None = None
+    messages: Sequence[Any],
+    ctx: RuleContext,
+    params: Mapping[str, Any] | None = None,
+    wire: Wire = OPENAI,
 ) -> Conversation:
     """The caller's messages (and parameters) as the rules read them.
 
-    Each message is read once.
+    Each message is read once. ``wire``: the shape they are read in (chat messages of
+    another request shape state that shape's wire facts, see ``_anthropic._wire``).
 
     Raises:
         ConfigurationError: ``messages`` is not a list, or ``params`` not a mapping.
@@ -85,10 +89,10 @@ def read_request(
     if not isinstance(messages, list | tuple):
         raise ConfigurationError(f"messages must be a list, got {type(messages).__name__}")
     if params is None:
-        return Conversation(read_slots(messages, ctx, OPENAI), ctx, OPENAI)
+        return Conversation(read_slots(messages, ctx, wire), ctx, wire)
     if not isinstance(params, Mapping):
         raise ConfigurationError(f"params must be a mapping, got {type(params).__name__}")
-    return Conversation(read_slots(messages, ctx, OPENAI), ctx, OPENAI, params)
+    return Conversation(read_slots(messages, ctx, wire), ctx, wire, params)
 
 
 def sanitize_read(conv: Conversation) -> SanitizeResult:

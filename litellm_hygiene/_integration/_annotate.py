@@ -56,9 +56,14 @@ def raw_response_of(request_data: Mapping[str, Any]) -> Mapping[str, Any] | str 
 
 
 def response_overflow(
-    response: ModelResponse, target: TargetModel, request_data: Mapping[str, Any]
+    response: ModelResponse | Mapping[str, Any],
+    target: TargetModel,
+    request_data: Mapping[str, Any],
 ) -> Overflow | None:
-    """The overflow a successful response shows, using the target's window."""
+    """The overflow a successful response shows, using the target's window.
+
+    ``response``: LiteLLM's, or a provider's answer as a dict (``/v1/messages``).
+    """
     window = target.capabilities.context_window
     return detect_overflow(
         response,

@@ -45,6 +45,7 @@ from ._options import HygieneOptions
 from ._overflow_errors import not_overflow_error, overflow_error, token_overflow_of
 from ._report import HIDDEN_PARAMS_KEY, CallReport, headers_for
 from ._request import target_of
+from ._routes import messages_route
 from ._store import ProvenanceStore
 
 if TYPE_CHECKING:
@@ -90,12 +91,13 @@ class HygieneCallback(HygieneEngine, CustomLogger):
         The report goes into the call's ``spend_logs_metadata`` (spend logs, the admin
         UI, every logging integration) and into the Prometheus metrics.
         """
-        if _call_type_name(call_type) not in CHAT_CALL_TYPES:
+        shape = _shape_of(kwargs, _call_type_name(call_type))
+        if shape == _NOT_HANDLED:
             return None
         report = self._book.open(_call_id(kwargs))
         started = time.perf_counter()
         try:
-            prepared = await self.prepare(kwargs, report)
+            prepared = await self.prepare(kwargs, report, shape)
         except Exception:
             observe_request(_model_label(kwargs, report), "rejected", _since(started), {}, 0)
             raise
@@ -104,7 +106,9 @@ class HygieneCallback(HygieneEngine, CustomLogger):
             return None  # no chat messages: nothing for hygiene to do or report
         # Every request hygiene saw carries its report in the spend-log metadata, so
         # "unchanged" is as visible to operators as "changed".
-        new_kwargs = with_report_metadata(kwargs, report, enabled=enabled)
+        new_kwargs = with_report_metadata(
+            kwargs, report, enabled=enabled, container=_METADATA_OF.get(shape or "")
+        )
         if prepared is not None and prepared.changed:
             new_kwargs = prepared.apply(new_kwargs)  # its messages, trimmed parameters gone
         outcome = summary_of(report, enabled=enabled)
@@ -117,10 +121,19 @@ class HygieneCallback(HygieneEngine, CustomLogger):
     async def async_post_call_success_deployment_hook(
         self, request_data: dict[str, Any], response: Any, call_type: Any
     ) -> Any:
-        """Stamp the answer, store its fingerprints, flag overflow, attach the report."""
-        if _call_type_name(call_type) not in CHAT_CALL_TYPES:
+        """Stamp the answer, store its fingerprints, flag overflow, attach the report.
+
+        A ``/v1/messages`` answer LiteLLM got natively is a plain dict: it is not
+        stamped (the client keeps only its content) and is returned as it came.
+        """
+        shape = _shape_of(request_data, _call_type_name(call_type))
+        if shape == "anthropic_messages" and isinstance(response, Mapping):
+            report = self._book.get_or_open(_call_id(request_data))
+            flagged = report.overflow is not None
+            await self.annotate_answer(request_data, response, report)
+            self._publish_overflow(request_data, report, flagged)
             return None
-        if not isinstance(response, ModelResponse):
+        if shape is not None or not isinstance(response, ModelResponse):
             return None
         report = self._book.get_or_open(_call_id(request_data))
         flagged = report.overflow is not None
@@ -140,7 +153,7 @@ class HygieneCallback(HygieneEngine, CustomLogger):
         LiteLLM calls this for every failed deployment attempt, before its failure
         logging builds the standard logging payload from the request's metadata.
         """
-        if _call_type_name(call_type) not in CHAT_CALL_TYPES:
+        if _shape_of(request_data, _call_type_name(call_type)) == _NOT_HANDLED:
             return
         report = self._book.get(_call_id(request_data))
         if report is None or report.overflow is not None:
@@ -254,6 +267,28 @@ class HygieneCallback(HygieneEngine, CustomLogger):
         if report is None:
             return None
         return headers_for(report, self._options.header_prefix)
+
+
+_METADATA_OF = {"anthropic_messages": "litellm_metadata"}
+"""Where a call of another shape keeps LiteLLM's metadata: ``/v1/messages`` sends its
+``metadata`` to the provider (LiteLLM keeps only Anthropic's keys, and an empty object)."""
+
+_NOT_HANDLED = "-"
+"""What :func:`_shape_of` gives for a call hygiene leaves alone."""
+
+
+def _shape_of(kwargs: Mapping[str, Any], call_type: str | None) -> str | None:
+    """The shape hygiene reads the call in: ``None`` for chat, else the call type.
+
+    A ``/v1/messages`` call is read in its own shape only when LiteLLM sends it in that
+    shape; when LiteLLM bridges it to another call, hygiene acts on that inner call, and
+    when the route cannot be told, the call goes out as it is (see :mod:`._routes`).
+    """
+    if call_type in CHAT_CALL_TYPES:
+        return None
+    if call_type == "anthropic_messages" and messages_route(kwargs) == "anthropic":
+        return call_type
+    return _NOT_HANDLED
 
 
 def _report_from_hidden_params(response: Any) -> CallReport | None:

@@ -31,7 +31,7 @@ from ._options import HygieneOptions
 from ._overflow_errors import predicted_overflow_error
 from ._report import CallReport, ReportBook
 from ._request import Prepared, prepare_request, prepare_request_sync, target_of
-from ._shapes import anthropic_view
+from ._shapes import anthropic_answer, anthropic_view
 from ._store import Provenance, ProvenanceStore, aput_fingerprints, put_fingerprints
 from ._stores import build_store
 
@@ -111,8 +111,11 @@ class HygieneEngine:
             return None
         try:
             view = anthropic_view(kwargs) if shape == "anthropic_messages" else None
-            call = kwargs if view is None else view.kwargs
-            prepared = await prepare_request(call, self._options, self._store)
+            if view is None:
+                call, prepared = kwargs, await prepare_request(kwargs, self._options, self._store)
+            else:
+                call = view.kwargs
+                prepared = await prepare_request(call, self._options, self._store, view.wire)
         except ContextWindowExceededError:
             self._cannot_fit(report)
             raise
@@ -260,6 +263,26 @@ class HygieneEngine:
             self._flag(response, target, request_data, report)
         attach_report(response, report)
 
+    async def annotate_answer(
+        self, request_data: Mapping[str, Any], response: Mapping[str, Any], report: CallReport
+    ) -> None:
+        """:meth:`annotate` for an Anthropic Messages answer (a ``/v1/messages`` call).
+
+        The answer is a plain dict the client rebuilds its history from: nothing is
+        stamped on it; its fingerprints are remembered, and overflow is flagged from its
+        stop reason and usage.
+        """
+        target = self._annotation_target(request_data, report)
+        if target is None:
+            return
+        report.target = report.target or target_label(target)
+        if self._options.stamp_responses:
+            try:
+                await self._remember(anthropic_answer(response), provenance_of(target))
+            except Exception as err:
+                self._internal("response fingerprints", err)
+        self._flag(response, target, request_data, report)
+
     def _annotation_target(
         self, request_data: Mapping[str, Any], report: CallReport
     ) -> TargetModel | None:
@@ -280,7 +303,7 @@ class HygieneEngine:
 
     def _flag(
         self,
-        response: ModelResponse,
+        response: ModelResponse | Mapping[str, Any],
         target: TargetModel,
         request_data: Mapping[str, Any],
         report: CallReport,

@@ -113,7 +113,11 @@ def report_metadata(report: CallReport) -> dict[str, Any]:
 
 
 def with_report_metadata(
-    kwargs: Mapping[str, Any], report: CallReport, *, enabled: bool = True
+    kwargs: Mapping[str, Any],
+    report: CallReport,
+    *,
+    enabled: bool = True,
+    container: str | None = None,
 ) -> dict[str, Any]:
     """New call kwargs whose metadata carries ``report``; ``kwargs`` stays untouched.
 
@@ -121,9 +125,10 @@ def with_report_metadata(
     (``metadata`` first: its keys win the merge), else ``litellm_metadata`` when the route
     keeps LiteLLM's metadata there, else ``metadata``. The new ``spend_logs_metadata``
     dict is remembered on the report (:attr:`CallReport.published`) so the response hooks
-    can complete it.
+    can complete it. ``container`` names the dict to use instead: a ``/v1/messages``
+    call's ``metadata`` is Anthropic's own request field, sent to the provider.
     """
-    name = _container(kwargs)
+    name = container or _container(kwargs)
     container = kwargs.get(name)
     metadata = dict(container) if isinstance(container, Mapping) else {}
     existing = metadata.get(SPEND_LOGS_KEY)

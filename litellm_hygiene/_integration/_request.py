@@ -16,9 +16,11 @@ from typing import Any, TypeVar
 
 from .._openai._decode import Stamp, read_stamp
 from .._openai._facts import OPAQUE, STAMPED, inline_image_chars
+from .._openai._wire import OPENAI
 from .._pipeline import context_for
 from .._policy import Policy, policy_for
 from .._rules import REQUEST_PARAMS, Conversation
+from .._rules._base import Wire
 from .._sanitize import read_request, sanitize_read
 from .._target import TargetModel, resolve_target
 from ._collector import collector_paused
@@ -84,9 +86,15 @@ def target_of(kwargs: Mapping[str, Any]) -> TargetModel:
 
 
 async def prepare_request(
-    kwargs: Mapping[str, Any], options: HygieneOptions, store: ProvenanceStore | None
+    kwargs: Mapping[str, Any],
+    options: HygieneOptions,
+    store: ProvenanceStore | None,
+    wire: Wire = OPENAI,
 ) -> Prepared:
-    """Transform a call's messages for its deployment, restoring stamps from ``store``."""
+    """Transform a call's messages for its deployment, restoring stamps from ``store``.
+
+    ``wire``: the shape the messages are read in (see ``read_request``).
+    """
     messages: Sequence[Any] = kwargs["messages"]
     target = target_of(kwargs)
     # Decoding and re-encoding large images, or walking a huge transcript (fingerprints
@@ -99,8 +107,10 @@ async def prepare_request(
     if store is None or type(store) is MemoryStore:
         # Nothing to await: read, look up and rewrite in one step, so the collector
         # (paused while it runs) never sees the request half done.
-        return await _work(heavy_finish, options, _prepare_here, kwargs, target, options, store)
-    conv, wanted = await _work(heavy, options, _read, kwargs, target, options, store)
+        return await _work(
+            heavy_finish, options, _prepare_here, kwargs, target, options, store, wire
+        )
+    conv, wanted = await _work(heavy, options, _read, kwargs, target, options, store, wire)
     found: list[Provenance | None] = []
     error: str | None = None
     if wanted:
@@ -119,13 +129,14 @@ def _prepare_here(
     target: TargetModel,
     options: HygieneOptions,
     store: MemoryStore | None,
+    wire: Wire = OPENAI,
 ) -> Prepared:
     """:func:`prepare_request` for no store or an in-process one (its lookups are calls).
 
     Each turn's lookup keys are hashed only as far as the store needs them: a turn it
     knows by its first key costs one hash, and a token no entry was made from none.
     """
-    conv = _conversation(kwargs, target, options)
+    conv = _conversation(kwargs, target, options, wire)
     turns = _lookups(conv) if store is not None else []
     if not turns or store is None:
         return _finish(kwargs, conv, options, [], [])
@@ -198,11 +209,11 @@ def rule_params(kwargs: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def _conversation(
-    kwargs: Mapping[str, Any], target: TargetModel, options: HygieneOptions
+    kwargs: Mapping[str, Any], target: TargetModel, options: HygieneOptions, wire: Wire
 ) -> Conversation:
     """The request as the rules read it: its messages, and the parameters they read."""
     ctx = context_for(target, _policy(target, options))
-    return read_request(kwargs["messages"], ctx, rule_params(kwargs))
+    return read_request(kwargs["messages"], ctx, rule_params(kwargs), wire)
 
 
 def _read(
@@ -210,9 +221,10 @@ def _read(
     target: TargetModel,
     options: HygieneOptions,
     store: ProvenanceStore | None,
+    wire: Wire = OPENAI,
 ) -> tuple[Conversation, Wanted]:
     """The request as the rules read it, and the turns to look up with their keys."""
-    conv = _conversation(kwargs, target, options)
+    conv = _conversation(kwargs, target, options, wire)
     if store is None:
         return conv, []
     return conv, [

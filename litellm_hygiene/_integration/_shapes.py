@@ -16,13 +16,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from .._anthropic import from_anthropic, to_anthropic
-from .._anthropic._decode import ABSENT
+from .._anthropic._decode import ABSENT, decode_assistant_turn
+from .._anthropic._wire import ANTHROPIC_NATIVE
 from .._messages import Context, Message
 from .._openai._decode import decode_message
 from .._openai._encode import encode_message
+from .._rules._base import Wire
 from ._request import Prepared
 
-__all__ = ["ChatView", "anthropic_view"]
+__all__ = ["ChatView", "anthropic_answer", "anthropic_view"]
 
 
 @dataclass(frozen=True)
@@ -32,10 +34,12 @@ class ChatView:
     Attributes:
         kwargs: The call's kwargs, ``messages`` replaced by the chat messages.
         read: Each chat message's neutral message, by the chat message's identity.
+        wire: The wire facts of the route the call is sent on.
     """
 
     kwargs: dict[str, Any]
     read: Mapping[int, Message]
+    wire: Wire
 
     def neutral(self, messages: Sequence[Any]) -> list[Message]:
         """The neutral messages of the chat messages the core sends."""
@@ -68,4 +72,16 @@ def anthropic_view(kwargs: Mapping[str, Any]) -> ChatView:
     context = from_anthropic(kwargs["messages"], kwargs.get("system", ABSENT))
     chat = [encode_message(message) for message in context.messages]
     read = {id(raw): message for raw, message in zip(chat, context.messages, strict=True)}
-    return ChatView({**kwargs, "messages": chat}, read)
+    return ChatView({**kwargs, "messages": chat}, read, ANTHROPIC_NATIVE)
+
+
+def anthropic_answer(response: Mapping[str, Any]) -> dict[str, Any]:
+    """The chat form of an Anthropic Messages answer, as its turn comes back next time.
+
+    Its fingerprints are the ones the next request's copy of the turn is looked up by.
+
+    Raises:
+        InvalidMessageError: The answer's ``content`` cannot be read.
+    """
+    turn = {"role": "assistant", "content": response.get("content")}
+    return encode_message(decode_assistant_turn(turn, 0))

@@ -1,0 +1,328 @@
+"""``/v1/messages`` (Claude Code) through LiteLLM, sent as it is, with the same rules.
+
+Each history is sent with ``litellm.anthropic.messages.acreate`` to the project's
+stand-in, once with LiteLLM alone and once with hygiene registered; the stand-in judges
+the body as the provider does. Native routes only: where LiteLLM bridges the call to a
+chat completion, hygiene acts on that inner call (``tests/test_callback.py`` and the
+chat tests cover it), and the outer call goes out as it came.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+from collections.abc import Iterator
+from typing import Any
+
+import litellm
+import pytest
+from litellm.anthropic_interface import messages as anthropic_messages
+from litellm.exceptions import BadRequestError
+
+from litellm_hygiene import HygieneCallback
+from litellm_hygiene._integration._metadata import REPORT_KEY, SUMMARY_KEY
+from litellm_hygiene._standin import StandIn, anthropic
+from litellm_hygiene._standin.serve import answer
+from tests.cassettes import FAKE_AWS, warm_up_litellm
+from tests.litellm_callbacks import restored_callbacks
+from tests.payload_recorder import PayloadRecorder
+
+SIGNATURE = "EqQBCkgIAxABGAIiQL0t1cJmUMqzNvJ0MPLKbFQyB7gqEpOPh0hY0y4xeA==" * 3
+THINKING = {"type": "enabled", "budget_tokens": 2048}
+CLAUDE = "anthropic/claude-sonnet-4-5"
+CLAUDE_BEDROCK = "bedrock/us.anthropic.claude-sonnet-4-5-20250929-v1:0"
+DEEPSEEK = "deepseek/deepseek-chat"
+
+_ROUTES: dict[str, tuple[str, dict[str, str]]] = {
+    CLAUDE: ("", {}),
+    CLAUDE_BEDROCK: ("", FAKE_AWS),
+    DEEPSEEK: ("/anthropic", {}),
+}
+
+
+@pytest.fixture(scope="module")
+def standin() -> Iterator[StandIn]:
+    warm_up_litellm()
+    with StandIn(respond=answer) as server:
+        yield server
+
+
+async def _send(standin: StandIn, model: str, messages: list[Any], **params: Any) -> dict[str, Any]:
+    standin.reset()
+    base, extra = _ROUTES[model]
+    credentials: dict[str, Any] = dict(extra)
+    response = await anthropic_messages.acreate(
+        model=model,
+        messages=messages,
+        api_base=standin.base_url + base,
+        api_key="sk-test",
+        max_tokens=4096,
+        tools=[{"name": "Bash", "input_schema": {"type": "object"}}],
+        **credentials,
+        **params,
+    )
+    assert isinstance(response, dict)
+    return response
+
+
+def _user(text: str) -> dict[str, Any]:
+    return {"role": "user", "content": [{"type": "text", "text": text}]}
+
+
+def _claude_turn(call_id: str = "toolu_01A") -> dict[str, Any]:
+    return {
+        "role": "assistant",
+        "content": [
+            {"type": "thinking", "thinking": "Run it.", "signature": SIGNATURE},
+            {"type": "text", "text": "Running."},
+            {"type": "tool_use", "id": call_id, "name": "Bash", "input": {"command": "ls"}},
+        ],
+    }
+
+
+def _result(call_id: str = "toolu_01A", text: str = "a.py") -> dict[str, Any]:
+    return {
+        "role": "user",
+        "content": [{"type": "tool_result", "tool_use_id": call_id, "content": text}],
+    }
+
+
+INTERRUPTED = [
+    _user("list the files"),
+    _claude_turn(),
+    _user("[Request interrupted by user for tool use]"),
+]
+"""Claude Code after the user stopped a call: the call has no result."""
+
+GPT_LOOP = [
+    _user("list the files"),
+    {
+        "role": "assistant",
+        "content": [
+            {"type": "text", "text": "Listing."},
+            {"type": "tool_use", "id": "call_Xk2", "name": "Bash", "input": {"command": "ls"}},
+        ],
+    },
+    _result("call_Xk2"),
+]
+"""A GPT turn mid tool loop (as LiteLLM's bridge gave it back to Claude Code)."""
+
+GEMINI_EMPTY_SIGNATURE = [
+    _user("list the files"),
+    {
+        "role": "assistant",
+        "content": [
+            {"type": "thinking", "thinking": "Listing them.", "signature": ""},
+            {"type": "text", "text": "Done: a.py"},
+        ],
+    },
+    _user("thanks, and now?"),
+]
+"""A Gemini 3 turn through LiteLLM's bridge: thinking with an empty signature."""
+
+
+def _sent(standin: StandIn) -> dict[str, Any]:
+    (request,) = standin.received
+    assert isinstance(request.body, dict)
+    return request.body
+
+
+@pytest.mark.parametrize("model", sorted(_ROUTES))
+async def test_an_interrupted_call_is_answered(standin: StandIn, model: str) -> None:
+    before = copy.deepcopy(INTERRUPTED)
+    with restored_callbacks(empty=True):
+        with pytest.raises(BadRequestError, match="tool_use"):
+            await _send(standin, model, INTERRUPTED)
+        litellm.callbacks = [HygieneCallback(provenance_store="none")]
+        response = await _send(standin, model, INTERRUPTED)
+    body = _sent(standin)
+    after = [block for message in body["messages"][2:] for block in message["content"]]
+    assert [message["role"] for message in body["messages"][2:]] == ["user"] * len(
+        body["messages"][2:]
+    )
+    assert after[0]["type"] == "tool_result" and after[0]["tool_use_id"] == "toolu_01A"
+    assert after[1] == INTERRUPTED[2]["content"][0]
+    assert response["content"][0]["text"].startswith("Hello from the litellm-hygiene")
+    assert INTERRUPTED == before
+
+
+@pytest.mark.parametrize("model", [CLAUDE, CLAUDE_BEDROCK])
+async def test_another_models_open_loop_goes_without_thinking(standin: StandIn, model: str) -> None:
+    with restored_callbacks(empty=True):
+        with pytest.raises(BadRequestError, match="Expected `thinking` or"):
+            await _send(standin, model, GPT_LOOP, thinking=THINKING)
+        litellm.callbacks = [HygieneCallback(provenance_store="none")]
+        await _send(standin, model, GPT_LOOP, thinking=THINKING)
+    body = _sent(standin)
+    assert "thinking" not in body
+    assert body["messages"] == GPT_LOOP
+
+
+async def test_an_empty_signature_is_not_sent(standin: StandIn) -> None:
+    with restored_callbacks(empty=True):
+        litellm.callbacks = [HygieneCallback(provenance_store="none")]
+        await _send(standin, CLAUDE, GEMINI_EMPTY_SIGNATURE, thinking=THINKING)
+    turn = _sent(standin)["messages"][1]["content"]
+    assert all(block["type"] != "thinking" for block in turn), turn
+
+
+async def test_claude_codes_own_session_goes_out_as_it_came(standin: StandIn) -> None:
+    messages = [_user("list the files"), _claude_turn(), _result(), _user("and then?")]
+    system = [
+        {"type": "text", "text": "You are Claude Code.", "cache_control": {"type": "ephemeral"}}
+    ]
+    with restored_callbacks(empty=True):
+        await _send(standin, CLAUDE, messages, system=system, thinking=THINKING)
+        alone = _sent(standin)
+        litellm.callbacks = [HygieneCallback(provenance_store="none")]
+        await _send(standin, CLAUDE, messages, system=system, thinking=THINKING)
+    assert _sent(standin) == alone
+
+
+async def test_ids_and_blocks_anthropic_accepts_stay_accepted(standin: StandIn) -> None:
+    """Kimi-style ``functions.Bash:0`` ids are sent as they are (LiteLLM's own fix)."""
+    messages = [_user("go"), _claude_turn("functions.Bash:0"), _result("functions.Bash:0")]
+    with restored_callbacks(empty=True):
+        litellm.callbacks = [HygieneCallback(provenance_store="none")]
+        await _send(standin, CLAUDE, messages)
+    ids = [
+        b.get("id") or b.get("tool_use_id")
+        for m in _sent(standin)["messages"]
+        for b in m["content"]
+        if b["type"] in ("tool_use", "tool_result")
+    ]
+    assert ids[0] == ids[1]
+
+
+async def test_the_report_reaches_the_spend_logs_not_the_provider(standin: StandIn) -> None:
+    """``metadata`` is Anthropic's own field: the report rides in ``litellm_metadata``."""
+    recorder = PayloadRecorder()
+    tag = "messages-route-report"
+    with restored_callbacks(empty=True):
+        litellm.callbacks = [HygieneCallback(provenance_store="none"), recorder]
+        await _send(
+            standin,
+            CLAUDE,
+            INTERRUPTED,
+            metadata={"user_id": "u-1"},
+            litellm_metadata={"spend_logs_metadata": {"test": tag}},
+        )
+        for _ in range(200):
+            mine = [
+                r for r in recorder.records if (r["spend_logs_metadata"] or {}).get("test") == tag
+            ]
+            if mine:
+                break
+            await asyncio.sleep(0.02)
+    assert _sent(standin)["metadata"] == {"user_id": "u-1"}
+    (record,) = mine
+    report = record["spend_logs_metadata"][REPORT_KEY]
+    assert report["target"] == CLAUDE
+    assert report["changes"] == {"tool_pairing": 1}
+    assert record["spend_logs_metadata"][SUMMARY_KEY] == "changed"
+
+
+# -- the answers: provenance and overflow ----------------------------------------------
+
+
+@pytest.fixture
+def queue() -> Iterator[StandIn]:
+    """A stand-in that serves the replies a test queues, in order."""
+    warm_up_litellm()
+    with StandIn() as server:
+        yield server
+
+
+async def _queued(server: StandIn, model: str, messages: list[Any], **params: Any) -> Any:
+    return await anthropic_messages.acreate(
+        model=model,
+        messages=messages,
+        api_base=server.base_url,
+        api_key="sk-test",
+        max_tokens=4096,
+        **params,
+    )
+
+
+async def test_an_answer_is_known_as_its_models_own_next_time(queue: StandIn) -> None:
+    """Claude Sonnet's answer, sent next to Claude Opus, is another model's thinking."""
+    answer_turn = anthropic.message(
+        anthropic.thinking("List first.", seed="s"),
+        anthropic.tool_use("Bash", {"command": "ls"}, seed="s"),
+        model="claude-sonnet-4-5",
+        seed="s",
+    )
+    queue.enqueue(answer_turn, anthropic.message(anthropic.text("ok"), model="m", seed="t"))
+    asked = [_user("list the files")]
+    with restored_callbacks(empty=True):
+        hygiene = HygieneCallback(provenance_store="memory")
+        litellm.callbacks = [hygiene]
+        first = await _queued(queue, CLAUDE, asked, thinking=THINKING)
+        call = first["content"][1]["id"]
+        history = [*asked, {"role": "assistant", "content": first["content"]}, _result(call)]
+        await _queued(queue, "anthropic/claude-opus-4-1", history, thinking=THINKING)
+    sent = queue.received[-1].body
+    assert isinstance(sent, dict)
+    turn = sent["messages"][1]["content"]
+    assert [block["type"] for block in turn] == ["text", "tool_use"]
+    assert turn[0]["text"] == "List first."
+    assert "thinking" not in sent  # the loop's last turn no longer starts with thinking
+    assert hygiene.stats["restored"] == 1
+
+
+async def test_an_overflow_error_is_in_the_spend_logs(queue: StandIn) -> None:
+    queue.enqueue(
+        anthropic.error(
+            400, "invalid_request_error", "prompt is too long: 210000 tokens > 200000 maximum", "o"
+        )
+    )
+    recorder = PayloadRecorder()
+    tag = "messages-route-overflow"
+    with restored_callbacks(empty=True):
+        litellm.callbacks = [HygieneCallback(provenance_store="none"), recorder]
+        with pytest.raises(Exception, match="prompt is too long"):
+            await _queued(
+                queue,
+                CLAUDE,
+                [_user("a long one")],
+                litellm_metadata={"spend_logs_metadata": {"test": tag}},
+            )
+        (record,) = await _logged(recorder, tag)
+    spend = record["spend_logs_metadata"]
+    assert spend[SUMMARY_KEY] == "overflow"
+    assert spend[REPORT_KEY]["overflow"]["input_tokens"] == 210000
+
+
+async def test_an_answer_cut_by_the_window_is_flagged(queue: StandIn) -> None:
+    queue.enqueue(
+        anthropic.message(
+            anthropic.text("partial"),
+            model="claude-sonnet-4-5",
+            seed="w",
+            stop_reason="model_context_window_exceeded",
+            input_tokens=199000,
+        )
+    )
+    recorder = PayloadRecorder()
+    tag = "messages-route-window"
+    with restored_callbacks(empty=True):
+        hygiene = HygieneCallback(provenance_store="none")
+        litellm.callbacks = [hygiene, recorder]
+        await _queued(
+            queue, CLAUDE, [_user("go")], litellm_metadata={"spend_logs_metadata": {"test": tag}}
+        )
+        (record,) = await _logged(recorder, tag)
+    assert record["spend_logs_metadata"][SUMMARY_KEY] == "overflow"
+    assert hygiene.stats["overflow_flagged"] == 1
+
+
+async def _logged(recorder: PayloadRecorder, tag: str) -> list[dict[str, Any]]:
+    for _ in range(200):
+        mine = [r for r in recorder.records if (r["spend_logs_metadata"] or {}).get("test") == tag]
+        if mine:
+            await asyncio.sleep(0.05)
+            return [
+                r for r in recorder.records if (r["spend_logs_metadata"] or {}).get("test") == tag
+            ]
+        await asyncio.sleep(0.02)
+    raise AssertionError(f"the call tagged {tag!r} was never logged")
