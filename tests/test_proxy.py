@@ -18,12 +18,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, cast
 
+import httpx
 import openai
 import pytest
 import yaml
 
 from litellm_hygiene._standin import Reply, StandIn, anthropic, mistral, openai_chat
 from tests.proxy_server import (
+    MASTER_KEY,
     STAMP,
     ProxyServer,
     chat,
@@ -363,3 +365,40 @@ def test_example_config_is_valid(monkeypatch: pytest.MonkeyPatch) -> None:
     assert named == set(environment)
     redis_options = HygieneOptions.from_settings(redis_section)
     assert (redis_options.provenance_store, redis_options.redis_port) == ("redis", 6379)
+
+
+# -- /v1/messages (Claude Code) ---------------------------------------------------------
+
+
+def test_claude_code_history_reaches_claude_with_its_interrupted_call_answered(
+    stack: Stack, standin: StandIn
+) -> None:
+    """``/v1/messages`` is sent to Anthropic as it is: hygiene reads it in that shape."""
+    standin.enqueue(anthropic.message(anthropic.text("ok"), model=CLAUDE_MODEL, seed="cc1"))
+    history: list[Json] = [
+        {"role": "user", "content": [{"type": "text", "text": "list the files"}]},
+        {
+            "role": "assistant",
+            "content": [{"type": "tool_use", "id": TOOLU, "name": "Bash", "input": {"c": "ls"}}],
+        },
+        {"role": "user", "content": [{"type": "text", "text": "[Request interrupted by user]"}]},
+    ]
+    response = httpx.post(
+        f"{str(stack.client.base_url).rstrip('/')}/messages",
+        headers={"Authorization": f"Bearer {MASTER_KEY}"},
+        json={"model": "claude", "max_tokens": 1024, "messages": history},
+        timeout=60,
+    )
+    assert response.status_code == 200, response.text
+    assert response.json()["content"][0]["text"] == "ok"
+    [body] = bodies(standin)
+    blocks = [block for message in body["messages"][2:] for block in message["content"]]
+    assert blocks[0] == {
+        "type": "tool_result",
+        "tool_use_id": TOOLU,
+        "content": "No result provided",
+    }
+    assert blocks[1] == history[2]["content"][0]
+    assert "litellm_hygiene" not in json.dumps(body)
+    headers = hygiene_headers(response.headers)
+    assert changes(headers) == {"tool_pairing": 1}, headers

@@ -16,7 +16,8 @@ Where the shapes differ:
   ``list``, as given); Anthropic messages have no system role.
 - Thinking that opens a turn (every thinking block before any other block) is read as
   LiteLLM's ``thinking_blocks`` are; thinking placed after other blocks stays a
-  ``content`` block, at its place.
+  ``content`` block, at its place. A turn of such thinking and calls only has ``null``
+  content in chat, as LiteLLM writes it.
 - A tool id in LiteLLM's Gemini form (``<id>__thought__<signature>``) is split as the
   OpenAI decoder splits it, so every shape gives the rules the same calls.
 
@@ -201,6 +202,17 @@ def _message_extra(msg: dict[str, Any]) -> dict[str, Any]:
     return _extra(msg, ("role", "content"))
 
 
+def _in_content(block: Any) -> bool:
+    """A block the chat form holds in ``content`` (not a call, not opening thinking).
+
+    A turn of calls and opening thinking only is, in chat, a turn with ``null`` content
+    beside its calls: how such a turn travels there, not an empty one.
+    """
+    if isinstance(block, ToolCall):
+        return False
+    return not (isinstance(block, ThinkingContent) and block.origin == "thinking_blocks")
+
+
 def decode_assistant_turn(msg: dict[str, Any], index: int) -> AssistantMessage:
     """One ``assistant`` message (a request's, or a response's ``role`` and ``content``)."""
     content = msg.get("content", ABSENT)
@@ -209,8 +221,9 @@ def decode_assistant_turn(msg: dict[str, Any], index: int) -> AssistantMessage:
         fields = {"content": (construct_unchecked(TextContent, text=content),)}
         form = "string"
     elif isinstance(content, list):
-        fields = {"content": tuple(_assistant_blocks(content, index))}
-        form = "list"
+        blocks = tuple(_assistant_blocks(content, index))
+        fields = {"content": blocks}
+        form = "list" if not blocks or any(map(_in_content, blocks)) else "null"
     else:
         raise InvalidMessageError(index, "content", _content_error(content))
     return construct_unchecked(
