@@ -42,7 +42,12 @@ from ._overflow import (
 from ._pipeline import TransformReport, TransformResult, transform_messages
 from ._policy import POLICIES, IdRule, Policy, policy_for
 from ._rules import Change, Code
-from ._sanitize import SanitizeResult, sanitize_messages
+from ._sanitize import (
+    AnthropicSanitizeResult,
+    SanitizeResult,
+    sanitize_anthropic_messages,
+    sanitize_messages,
+)
 from ._target import Capabilities, Family, TargetModel, resolve_target
 from ._trim import FitResult, SlidingWindow, fit_to_context
 from ._validate import Violation, ViolationCode, validate_for_target, validate_messages
@@ -76,6 +81,7 @@ __all__ = [
     "HIDDEN_PARAMS_KEY",
     "POLICIES",
     "STAMP_KEY",
+    "AnthropicSanitizeResult",
     "Api",
     "AssistantMessage",
     "CallReport",
@@ -137,6 +143,7 @@ __all__ = [
     "predict_overflow",
     "proxy_handler",
     "resolve_target",
+    "sanitize_anthropic_messages",
     "sanitize_messages",
     "to_openai",
     "tools_to_openai",

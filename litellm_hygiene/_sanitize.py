@@ -7,6 +7,9 @@ from typing import Any, Final
 
 from pydantic import BaseModel, ConfigDict
 
+from ._anthropic._chat import read_as_chat
+from ._anthropic._decode import ABSENT
+from ._anthropic._wire import ANTHROPIC_NATIVE
 from ._errors import ConfigurationError
 from ._openai._wire import OPENAI
 from ._pipeline import TransformReport, context_for, run_rules
@@ -16,8 +19,10 @@ from ._rules._base import Wire, read_slots
 from ._target import TargetModel, resolve_request
 
 __all__ = [
+    "AnthropicSanitizeResult",
     "SanitizeResult",
     "read_request",
+    "sanitize_anthropic_messages",
     "sanitize_for_target",
     "sanitize_messages",
     "sanitize_read",
@@ -164,4 +169,83 @@ def sanitize_messages(
     )
     return sanitize_for_target(
         messages, target, tools=tools, policy=policy, source=source, params=params
+    )
+
+
+class AnthropicSanitizeResult(BaseModel):
+    """A ``/v1/messages`` request's ``messages`` and ``system`` for the target.
+
+    Attributes:
+        messages: The messages to send, in Anthropic's form.
+        system: The system prompt to send (``None``: none).
+        report: What each rule changed; message indexes count the request's neutral
+            messages (its system prompt first, then one per message, and one per tool
+            result, as :func:`from_anthropic` reads them).
+        target: The model the messages were transformed for.
+        params: The parameters given, as they are to be sent.
+        dropped_params: The names of the parameters removed, to send without.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    messages: list[Any]
+    system: Any = None
+    report: TransformReport
+    target: TargetModel
+    params: Mapping[str, Any] = {}
+    dropped_params: tuple[str, ...] = ()
+
+
+def sanitize_anthropic_messages(
+    messages: Sequence[Any],
+    model: str,
+    *,
+    system: Any = None,
+    custom_llm_provider: str | None = None,
+    api_base: str | None = None,
+    model_info: Mapping[str, Any] | None = None,
+    source_model: str | None = None,
+    policy: Policy | None = None,
+    params: Mapping[str, Any] | None = None,
+) -> AnthropicSanitizeResult:
+    """Make an Anthropic Messages request (``/v1/messages``) valid for ``model``.
+
+    The same rules as :func:`sanitize_messages`, for a request LiteLLM sends to its
+    provider as it is (Anthropic; Claude on Bedrock, Vertex AI, Azure AI; DeepSeek's
+    Anthropic endpoint): a thinking block is sent where it stands, unsigned ones too.
+    Arguments as :func:`sanitize_messages`'s; ``system`` is the request's own.
+
+    Returns:
+        The messages and system prompt to send, and a report. A request no rule changes
+        comes back as the caller's own objects.
+
+    Raises:
+        InvalidMessageError: A message, or ``system``, cannot be read.
+    """
+    target, source = resolve_request(
+        model,
+        custom_llm_provider=custom_llm_provider,
+        api_base=api_base,
+        model_info=model_info,
+        source_model=source_model,
+    )
+    chat = read_as_chat(messages, ABSENT if system is None else system)
+    ctx = context_for(target, policy, source)
+    result = sanitize_read(read_request(chat.messages, ctx, params, ANTHROPIC_NATIVE))
+    if not result.report.changed:
+        return AnthropicSanitizeResult(
+            messages=list(messages),
+            system=system,
+            report=result.report,
+            target=target,
+            params=result.params,
+        )
+    written, written_system = chat.written(result.messages)
+    return AnthropicSanitizeResult(
+        messages=written,
+        system=written_system,
+        report=result.report,
+        target=target,
+        params=result.params,
+        dropped_params=result.dropped_params,
     )

@@ -65,6 +65,8 @@ def test_public_names_are_pinned() -> None:
         "resolve_target",
         "transform_messages",
         "sanitize_messages",
+        "sanitize_anthropic_messages",
+        "AnthropicSanitizeResult",
         "Policy",
         "detect_overflow",
         "is_context_overflow",

@@ -2,24 +2,20 @@
 
 A ``/v1/messages`` call (Anthropic Messages) carries its conversation in ``messages`` of
 content blocks and ``system``. The integration's core (:mod:`._request`: provenance
-lookups, the rules, trimming, the report) reads chat messages; a shape reads its
-request into the neutral model, hands the core the neutral messages in their chat form,
-and writes what the core sends back in its own form. A message the core leaves as it
-is comes back as the very neutral message it was read as, so a request nothing changes
-goes out as the caller sent it.
+lookups, the rules, trimming, the report) reads chat messages: the call is read as chat
+messages (:mod:`litellm_hygiene._anthropic._chat`) with the wire facts of its route, and
+what the core sends is written back in the call's own shape.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from .._anthropic import from_anthropic, to_anthropic
+from .._anthropic._chat import AnthropicChat, read_as_chat
 from .._anthropic._decode import ABSENT, decode_assistant_turn
 from .._anthropic._wire import ANTHROPIC_NATIVE
-from .._messages import Context, Message
-from .._openai._decode import decode_message
 from .._openai._encode import encode_message
 from .._rules._base import Wire
 from ._request import Prepared
@@ -29,24 +25,17 @@ __all__ = ["ChatView", "anthropic_answer", "anthropic_view"]
 
 @dataclass(frozen=True)
 class ChatView:
-    """A request of another shape, with its conversation as chat messages.
+    """A call of another shape, with its conversation as chat messages.
 
     Attributes:
         kwargs: The call's kwargs, ``messages`` replaced by the chat messages.
-        read: Each chat message's neutral message, by the chat message's identity.
+        chat: The conversation read as chat messages.
         wire: The wire facts of the route the call is sent on.
     """
 
     kwargs: dict[str, Any]
-    read: Mapping[int, Message]
+    chat: AnthropicChat
     wire: Wire
-
-    def neutral(self, messages: Sequence[Any]) -> list[Message]:
-        """The neutral messages of the chat messages the core sends."""
-        return [
-            self.read.get(id(message)) or decode_message(message, index)
-            for index, message in enumerate(messages)
-        ]
 
     def apply(self, prepared: Prepared, kwargs: Mapping[str, Any]) -> dict[str, Any]:
         """New kwargs for the call: the prepared messages in Anthropic's form.
@@ -54,8 +43,7 @@ class ChatView:
         ``system`` is written when the call had one or the messages now do; the
         parameters a rule removed are left out.
         """
-        context = Context(messages=tuple(self.neutral(prepared.messages)))
-        messages, system = to_anthropic(context)
+        messages, system = self.chat.written(prepared.messages)
         out = {k: v for k, v in kwargs.items() if k not in prepared.drop_params}
         out["messages"] = messages
         if system is not None or out.get("system") is not None:
@@ -69,10 +57,8 @@ def anthropic_view(kwargs: Mapping[str, Any]) -> ChatView:
     Raises:
         InvalidMessageError: A message, or ``system``, cannot be read.
     """
-    context = from_anthropic(kwargs["messages"], kwargs.get("system", ABSENT))
-    chat = [encode_message(message) for message in context.messages]
-    read = {id(raw): message for raw, message in zip(chat, context.messages, strict=True)}
-    return ChatView({**kwargs, "messages": chat}, read, ANTHROPIC_NATIVE)
+    chat = read_as_chat(kwargs["messages"], kwargs.get("system", ABSENT))
+    return ChatView({**kwargs, "messages": chat.messages}, chat, ANTHROPIC_NATIVE)
 
 
 def anthropic_answer(response: Mapping[str, Any]) -> dict[str, Any]:
