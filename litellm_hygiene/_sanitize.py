@@ -7,7 +7,7 @@ from typing import Any, Final
 
 from pydantic import BaseModel, ConfigDict
 
-from ._anthropic._chat import read_as_chat
+from ._anthropic._chat import native_model, read_as_chat
 from ._anthropic._decode import ABSENT
 from ._anthropic._wire import ANTHROPIC_NATIVE
 from ._errors import ConfigurationError
@@ -16,7 +16,7 @@ from ._pipeline import TransformReport, context_for, run_rules
 from ._policy import Policy
 from ._rules import Conversation, RuleContext
 from ._rules._base import Wire, read_slots
-from ._target import TargetModel, resolve_request
+from ._target import TargetModel, resolve_request, resolve_target
 
 __all__ = [
     "AnthropicSanitizeResult",
@@ -229,6 +229,14 @@ def sanitize_anthropic_messages(
         model_info=model_info,
         source_model=source_model,
     )
+    native = native_model(model, target)
+    if native != model:  # Claude on Bedrock: this shape goes to its invoke route
+        target = resolve_target(
+            native,
+            custom_llm_provider=custom_llm_provider,
+            api_base=api_base,
+            model_info=model_info,
+        )
     chat = read_as_chat(messages, ABSENT if system is None else system)
     ctx = context_for(target, policy, source)
     result = sanitize_read(read_request(chat.messages, ctx, params, ANTHROPIC_NATIVE))

@@ -78,17 +78,25 @@ def claude_sessions(draw: Any) -> list[dict[str, Any]]:
     return messages
 
 
+CLAUDES = st.sampled_from(
+    [
+        "anthropic/claude-sonnet-4-5",
+        "bedrock/us.anthropic.claude-sonnet-4-5-20250929-v1:0",
+        "vertex_ai/claude-sonnet-4-5",
+    ]
+)
+
+
 @SETTINGS
-@given(claude_sessions(), PARAMS)
+@given(claude_sessions(), PARAMS, CLAUDES)
 def test_claudes_own_session_goes_out_untouched(
-    messages: list[dict[str, Any]], params: dict[str, Any] | None
+    messages: list[dict[str, Any]], params: dict[str, Any] | None, model: str
 ) -> None:
+    """Bedrock's Claude too: ``/v1/messages`` reaches it in Anthropic's own protocol."""
     system = [
         {"type": "text", "text": "You are Claude Code.", "cache_control": {"type": "ephemeral"}}
     ]
-    result = sanitize_anthropic_messages(
-        messages, "anthropic/claude-sonnet-4-5", system=system, params=params
-    )
+    result = sanitize_anthropic_messages(messages, model, system=system, params=params)
     assert result.report.changes == ()
     assert all(a is b for a, b in zip(result.messages, messages, strict=True))
     assert result.system is system

@@ -16,10 +16,11 @@ from typing import Any
 from .._messages import Context, Message
 from .._openai._decode import decode_message
 from .._openai._encode import encode_message
+from .._target import TargetModel
 from ._decode import ABSENT, from_anthropic
 from ._encode import to_anthropic
 
-__all__ = ["AnthropicChat", "read_as_chat"]
+__all__ = ["AnthropicChat", "native_model", "read_as_chat"]
 
 
 @dataclass(frozen=True)
@@ -59,3 +60,15 @@ def read_as_chat(messages: Sequence[Any], system: Any = ABSENT) -> AnthropicChat
     chat = [encode_message(message) for message in context.messages]
     read = {id(raw): message for raw, message in zip(chat, context.messages, strict=True)}
     return AnthropicChat(chat, read)
+
+
+def native_model(model: str, target: TargetModel) -> str:
+    """The model string that resolves to ``target`` as a ``/v1/messages`` call reaches it.
+
+    Claude on Bedrock is reached through Converse by chat calls, but a ``/v1/messages``
+    call goes to Bedrock's invoke route, in Anthropic's own protocol
+    (``bedrock/invoke/<model>``): its turns and signatures are Anthropic Messages ones.
+    """
+    if target.provider == "bedrock" and target.api == "bedrock-converse":
+        return f"bedrock/invoke/{target.model_id}"
+    return model

@@ -31,7 +31,7 @@ from ._options import HygieneOptions
 from ._overflow_errors import predicted_overflow_error
 from ._report import CallReport, ReportBook
 from ._request import Prepared, prepare_request, prepare_request_sync, target_of
-from ._shapes import anthropic_answer, anthropic_view
+from ._shapes import anthropic_answer, anthropic_view, messages_target
 from ._store import Provenance, ProvenanceStore, aput_fingerprints, put_fingerprints
 from ._stores import build_store
 
@@ -272,8 +272,10 @@ class HygieneEngine:
         stamped on it; its fingerprints are remembered, and overflow is flagged from its
         stop reason and usage.
         """
-        target = self._annotation_target(request_data, report)
-        if target is None:
+        try:
+            target = messages_target(request_data)
+        except Exception as err:
+            self._internal("response target", err)
             return
         report.target = report.target or target_label(target)
         if self._options.stamp_responses:

@@ -13,14 +13,15 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from .._anthropic._chat import AnthropicChat, read_as_chat
+from .._anthropic._chat import AnthropicChat, native_model, read_as_chat
 from .._anthropic._decode import ABSENT, decode_assistant_turn
 from .._anthropic._wire import ANTHROPIC_NATIVE
 from .._openai._encode import encode_message
 from .._rules._base import Wire
-from ._request import Prepared
+from .._target import TargetModel
+from ._request import Prepared, target_of
 
-__all__ = ["ChatView", "anthropic_answer", "anthropic_view"]
+__all__ = ["ChatView", "anthropic_answer", "anthropic_view", "messages_target"]
 
 
 @dataclass(frozen=True)
@@ -54,11 +55,24 @@ class ChatView:
 def anthropic_view(kwargs: Mapping[str, Any]) -> ChatView:
     """The ``/v1/messages`` call ``kwargs`` as chat messages.
 
+    The ``model`` the core resolves is the one of the route: see :func:`messages_model`.
+
     Raises:
         InvalidMessageError: A message, or ``system``, cannot be read.
     """
     chat = read_as_chat(kwargs["messages"], kwargs.get("system", ABSENT))
-    return ChatView({**kwargs, "messages": chat.messages}, chat, ANTHROPIC_NATIVE)
+    call = {**kwargs, "messages": chat.messages, "model": messages_model(kwargs)}
+    return ChatView(call, chat, ANTHROPIC_NATIVE)
+
+
+def messages_model(kwargs: Mapping[str, Any]) -> str:
+    """The model string of a ``/v1/messages`` call, as hygiene resolves it (``native_model``)."""
+    return native_model(str(kwargs.get("model") or ""), target_of(kwargs))
+
+
+def messages_target(kwargs: Mapping[str, Any]) -> TargetModel:
+    """The target of a ``/v1/messages`` call sent natively (see :func:`messages_model`)."""
+    return target_of({**kwargs, "model": messages_model(kwargs)})
 
 
 def anthropic_answer(response: Mapping[str, Any]) -> dict[str, Any]:
