@@ -52,6 +52,15 @@ class TextContent(_Block):
             thought signatures on text parts). Valid only for the model that produced it.
         cache_control: A prompt-caching marker on the part (Anthropic, via LiteLLM).
         extra: Keys of the wire part that the model does not interpret, kept verbatim.
+        item: OpenAI Responses: this text opens an assistant ``message`` item, and these
+            are the item's keys other than ``role`` and ``content`` (``type``, ``id``,
+            ``status``, unknown keys), verbatim. ``None``: the text is a further
+            ``output_text`` part of the item the text before it opened, or it came from
+            another shape (then it opens an item only when no text comes right before
+            it). One assistant message holds several Responses items, so the item
+            boundaries travel on the blocks. The chat shape has no place for it.
+        item_as_string: That item gave its ``content`` as this bare string, not as a
+            list of ``output_text`` parts.
     """
 
     kind: Literal["text"] = "text"
@@ -59,6 +68,8 @@ class TextContent(_Block):
     text_signature: str | None = None
     cache_control: dict[str, Any] | None = None
     extra: dict[str, Any] = {}
+    item: dict[str, Any] | None = None
+    item_as_string: bool = False
 
 
 class ImageContent(_Block):
@@ -147,6 +158,13 @@ class ToolCall(_Block):
         wire_type: The wire call's ``type`` (``function``); ``None`` when it had none.
         extra: Unknown keys of the wire call (``index``, ``provider_specific_fields``...).
         function_extra: Unknown keys of the wire call's ``function`` object.
+        item_id: OpenAI Responses: the ``id`` of the ``function_call`` item (``fc_...``),
+            which is not the call's ``id`` (the item's ``call_id``, which results echo);
+            ``None`` when the item had none or the call came from another shape. Its own
+            field, not a key of ``extra``: the chat shape writes ``extra`` into the tool
+            call, whose ``id`` is the call id.
+        item_extra: OpenAI Responses: keys of the ``function_call`` item that the model
+            does not interpret (``status``, unknown keys), verbatim.
     """
 
     kind: Literal["tool_call"] = "tool_call"
@@ -160,6 +178,8 @@ class ToolCall(_Block):
     wire_type: str | None = "function"
     extra: dict[str, Any] = {}
     function_extra: dict[str, Any] = {}
+    item_id: str | None = None
+    item_extra: dict[str, Any] = {}
 
 
 class OpaqueContent(_Block):

@@ -356,6 +356,12 @@ class Context(BaseModel):
             ``messages`` at its place.
         messages: The conversation history, in order.
         tools: The tools offered to the model.
+        input_as_string: OpenAI Responses: the request's ``input`` was a bare string,
+            read as one user message. It is written back as that string while the
+            context is still exactly one such message, as a list of items otherwise.
+        instruction_items: OpenAI Responses: the request's ``instructions`` given as a
+            list of input items, verbatim (the model does not read them). Instructions
+            given as a string are ``system_prompt``; ``input`` never holds either.
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -363,6 +369,8 @@ class Context(BaseModel):
     system_prompt: str | None = None
     messages: tuple[Message, ...] = ()
     tools: tuple[ToolDefinition, ...] = ()
+    input_as_string: bool = False
+    instruction_items: list[Any] | None = None
 
 
 MESSAGE_ADAPTER: TypeAdapter[Message] = TypeAdapter(Message)

@@ -112,6 +112,11 @@ REQUIRED: dict[str, dict[str, Any] | None] = {
         "report": TransformReport(),
         "target": _TARGET,
     },
+    "litellm_hygiene._sanitize.AnthropicSanitizeResult": {
+        "messages": [{"role": "user", "content": "hi"}],
+        "report": TransformReport(),
+        "target": _TARGET,
+    },
     "litellm_hygiene._validate.Violation": {
         "index": None,
         "field": "",
