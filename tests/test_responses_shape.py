@@ -42,8 +42,8 @@ SETTINGS = settings(max_examples=300, deadline=None)
 ENCRYPTED = "gAAAAABo9x1Qm3CqZ0cV5wA1hXo0k7t7Y9m2ZPq_1kQ=="
 GEMINI = "CiQBVKhc7mO4GPk1KLSHYaBB4gK1dAAYD4sAj1x0qQ4rFO0+iRoKWgFUqFzu"
 PLAN = wire_plan(resolve_target("openai/gpt-4o"))
+AZURE_RESPONSES = resolve_target("azure/responses/gpt-4o")
 RESPONSES = resolve_target("openai/responses/gpt-5")
-CLAUDE = resolve_target("anthropic/claude-sonnet-4-5")
 
 CODEX: list[dict[str, Any]] = [
     {
@@ -828,8 +828,32 @@ def test_a_context_from_another_shape_writes_a_fixed_point(messages: list[dict[s
 @SETTINGS
 @given(requests)
 def test_what_the_rules_leave_is_written_as_a_fixed_point(request: tuple[Any, Any]) -> None:
-    """Results synthesized, reasoning dropped or turned into text, ids renamed, turns merged."""
+    """Results synthesized, reasoning dropped or turned into text, ids renamed, turns merged.
+
+    For the targets LiteLLM sends this shape to as it is (a call to any other is bridged
+    to chat, where the chat shape's rules act).
+    """
     context = from_responses(*request)
-    for target in (RESPONSES, CLAUDE):
+    for target in (RESPONSES, AZURE_RESPONSES):
         written = to_responses(transform_messages(context, target).context)
         assert to_responses(from_responses(*written)) == written
+
+
+def test_a_signature_in_a_calls_provider_fields_is_read_as_in_chat() -> None:
+    """LiteLLM leaves a Gemini signature on a call item: the rules judge it as in chat."""
+    signature = "CiQBVKhc7mO4GPk1KLSHYaBB4gK1dAAYD4sAj1x0qQ4rFO0+iRoK"
+    item = {
+        "type": "function_call",
+        "id": "fc_1",
+        "call_id": "call_1",
+        "name": "f",
+        "arguments": "{}",
+        "provider_specific_fields": {"thought_signature": signature},
+    }
+    for psf in ({"thought_signature": signature}, None, {"other": 1}):
+        given = [{**item, "provider_specific_fields": psf}]
+        assert to_responses(from_responses(given)) == (given, None)
+    call = from_responses([item]).messages[0].content[0]
+    assert isinstance(call, ToolCall)
+    assert call.thought_signature == signature
+    assert call.signature_sites == ("provider_specific_fields",)

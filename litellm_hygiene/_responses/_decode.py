@@ -27,7 +27,8 @@ request exactly. Where each item goes:
   - ``function_call`` → :class:`ToolCall`: ``call_id`` is the ``id`` (a Gemini
     signature LiteLLM keeps in it, ``<id>__thought__<signature>``, split as the chat
     decoder splits it), the item's ``id`` is ``item_id``, ``arguments`` decoded best
-    effort beside the exact text, other keys in ``item_extra``;
+    effort beside the exact text, ``provider_specific_fields`` read as the chat decoder
+    reads a call's (a signature in it lifted), other keys in ``item_extra``;
   - every other call (``custom_tool_call``, ``web_search_call``, ``computer_call``,
     ``mcp_call``... any type ending in ``_call``), ``mcp_list_tools`` and
     ``mcp_approval_request`` → the item as :class:`OpaqueContent`.
@@ -59,7 +60,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, Final
 
 from .._build import construct_unchecked, copy_unchecked
-from .._content import OpaqueContent, TextContent, ToolCall
+from .._content import OpaqueContent, TextContent
 from .._errors import ConfigurationError, InvalidMessageError
 from .._messages import (
     AssistantMessage,
@@ -70,11 +71,13 @@ from .._messages import (
     UserMessage,
 )
 from .._openai._decode import _decode_reasoning_item, as_message_dict
-from .._openai._json import copy_dict, copy_json, decode_arguments
-from .._openai._tools import split_id
+from .._openai._json import copy_dict, copy_json
+from .._openai._tools import decode_tool_call, split_id
 from ._parts import ABSENT, Side, decode_content, rest
 
 __all__ = ["ASSISTANT_ITEMS", "RESULT_ITEMS", "from_responses", "held", "holds_items"]
+
+_PSF: Final = "provider_specific_fields"
 
 ASSISTANT_ITEMS: Final = frozenset({"mcp_list_tools", "mcp_approval_request"})
 """Item types the model produces that do not end in ``_call``."""
@@ -147,7 +150,9 @@ def _reasoning(item: dict[str, Any], index: int) -> _Blocks:
 
 
 def _function_call(item: dict[str, Any], index: int) -> _Blocks:
-    call_id, signature = _id_of(item, index)
+    raw_id = item.get("call_id")
+    if not isinstance(raw_id, str):
+        raise InvalidMessageError(index, "call_id", "expected the call's id")
     name = item.get("name")
     if not isinstance(name, str):
         raise InvalidMessageError(index, "name", "expected the tool's name")
@@ -156,22 +161,28 @@ def _function_call(item: dict[str, Any], index: int) -> _Blocks:
         raise InvalidMessageError(index, "arguments", "missing")
     if not isinstance(text, str):
         raise InvalidMessageError(index, "arguments", f"expected a JSON string, got {_kind(text)}")
-    item_id = item.get("id")
+    # Read as the chat decoder reads a call, so a signature LiteLLM left in the item's
+    # ``provider_specific_fields`` (after a Gemini session) is the rules' to judge.
+    chat: dict[str, Any] = {
+        "id": raw_id,
+        "type": "function",
+        "function": {"name": name, "arguments": text},
+    }
     lifted: tuple[str, ...] = ("type", "call_id", "name", "arguments")
+    if _PSF in item:
+        chat[_PSF] = item[_PSF]
+        lifted += (_PSF,)
+    item_id = item.get("id")
     if isinstance(item_id, str):
         lifted += ("id",)
-    call = construct_unchecked(
-        ToolCall,
-        id=call_id,
-        name=name,
-        arguments=decode_arguments(text),
-        raw_arguments=text,
-        thought_signature=signature,
-        signature_sites=("id",) if signature is not None else (),
-        item_id=item_id if isinstance(item_id, str) else None,
-        item_extra=rest(item, lifted),
-    )
-    return [call]
+    call = decode_tool_call(chat, index, "")
+    return [
+        copy_unchecked(
+            call,
+            item_id=item_id if isinstance(item_id, str) else None,
+            item_extra=rest(item, lifted),
+        )
+    ]
 
 
 def _function_call_output(item: dict[str, Any], index: int) -> ToolResultMessage:

@@ -49,9 +49,11 @@ from .._messages import (
 from .._openai._encode import _encode_reasoning_item
 from .._openai._json import copy_dict, copy_json
 from .._openai._parts import is_plain_text
-from .._openai._tools import join_id
+from .._openai._tools import encode_tool_call, join_id
 from ._decode import holds_items
 from ._parts import encode_content, encode_part
+
+_PSF = "provider_specific_fields"
 
 __all__ = ["encode_items", "to_responses"]
 
@@ -86,6 +88,9 @@ def _function_call(call: ToolCall) -> dict[str, Any]:
         out["arguments"] = call.raw_arguments
     else:
         out["arguments"] = json.dumps(call.arguments, ensure_ascii=False)
+    chat = encode_tool_call(call)
+    if _PSF in chat:  # a call's own provider fields are the item's (other keys: chat's)
+        out[_PSF] = chat[_PSF]
     return _keys(out, call.item_extra)
 
 
