@@ -45,7 +45,7 @@ from ._options import HygieneOptions
 from ._overflow_errors import not_overflow_error, overflow_error, token_overflow_of
 from ._report import HIDDEN_PARAMS_KEY, CallReport, headers_for
 from ._request import target_of
-from ._routes import messages_route
+from ._routes import messages_route, responses_route
 from ._store import ProvenanceStore
 
 if TYPE_CHECKING:
@@ -123,14 +123,14 @@ class HygieneCallback(HygieneEngine, CustomLogger):
     ) -> Any:
         """Stamp the answer, store its fingerprints, flag overflow, attach the report.
 
-        A ``/v1/messages`` answer LiteLLM got natively is a plain dict: it is not
-        stamped (the client keeps only its content) and is returned as it came.
+        The answer of a ``/v1/messages`` or ``/v1/responses`` call LiteLLM sent as it is
+        is not stamped (the client keeps only its content) and is returned as it came.
         """
         shape = _shape_of(request_data, _call_type_name(call_type))
-        if shape == "anthropic_messages" and isinstance(response, Mapping):
+        if shape is not None and shape != _NOT_HANDLED:
             report = self._book.get_or_open(_call_id(request_data))
             flagged = report.overflow is not None
-            await self.annotate_answer(request_data, response, report)
+            await self.annotate_answer(request_data, response, report, shape)
             self._publish_overflow(request_data, report, flagged)
             return None
         if shape is not None or not isinstance(response, ModelResponse):
@@ -269,9 +269,12 @@ class HygieneCallback(HygieneEngine, CustomLogger):
         return headers_for(report, self._options.header_prefix)
 
 
-_METADATA_OF = {"anthropic_messages": "litellm_metadata"}
-"""Where a call of another shape keeps LiteLLM's metadata: ``/v1/messages`` sends its
-``metadata`` to the provider (LiteLLM keeps only Anthropic's keys, and an empty object)."""
+RESPONSES_CALL_TYPES = frozenset({"aresponses", "responses"})
+"""LiteLLM's call types of ``/v1/responses`` (``responses``: the sync native handler's)."""
+
+_METADATA_OF = {"anthropic_messages": "litellm_metadata", "responses": "litellm_metadata"}
+"""Where a call of another shape keeps LiteLLM's metadata: ``metadata`` is a request
+field of Anthropic's and OpenAI's own there, sent to the provider."""
 
 _NOT_HANDLED = "-"
 """What :func:`_shape_of` gives for a call hygiene leaves alone."""
@@ -288,6 +291,8 @@ def _shape_of(kwargs: Mapping[str, Any], call_type: str | None) -> str | None:
         return None
     if call_type == "anthropic_messages" and messages_route(kwargs) == "anthropic":
         return call_type
+    if call_type in RESPONSES_CALL_TYPES and responses_route(kwargs) == "responses":
+        return "responses"
     return _NOT_HANDLED
 
 

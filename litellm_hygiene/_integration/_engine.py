@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import logging
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import Any
 
@@ -31,11 +31,31 @@ from ._options import HygieneOptions
 from ._overflow_errors import predicted_overflow_error
 from ._report import CallReport, ReportBook
 from ._request import Prepared, prepare_request, prepare_request_sync, target_of
-from ._shapes import anthropic_answer, anthropic_view, messages_target
+from ._shapes import (
+    ChatView,
+    anthropic_answer,
+    anthropic_view,
+    messages_target,
+    responses_answer,
+    responses_target,
+    responses_view,
+)
 from ._store import Provenance, ProvenanceStore, aput_fingerprints, put_fingerprints
 from ._stores import build_store
 
 __all__ = ["HygieneEngine", "logger", "target_label"]
+
+_VIEWS: dict[str, Callable[[Mapping[str, Any]], ChatView]] = {
+    "anthropic_messages": anthropic_view,
+    "responses": responses_view,
+}
+"""How the core reads a call of each other shape (see :mod:`._shapes`)."""
+
+_ANSWERS: dict[str, tuple[Callable[[Mapping[str, Any]], TargetModel], Callable[[Any], Any]]] = {
+    "anthropic_messages": (messages_target, anthropic_answer),
+    "responses": (responses_target, responses_answer),
+}
+"""For each other shape: the target of a call, and the chat form of its answer's turn."""
 
 logger = logging.getLogger("litellm_hygiene")
 
@@ -98,8 +118,9 @@ class HygieneEngine:
     ) -> Prepared | None:
         """Transform a call's messages; ``None`` when hygiene does not apply or failed open.
 
-        ``shape``: ``anthropic_messages`` for a ``/v1/messages`` call sent as it is (its
-        messages are read and written in that shape); ``None`` for chat completions.
+        ``shape``: ``anthropic_messages`` for a ``/v1/messages`` call, ``responses`` for a
+        ``/v1/responses`` one, sent as they are (read and written in that shape);
+        ``None`` for chat completions.
 
         Raises:
             ContextWindowExceededError: The request is predicted to overflow and
@@ -107,10 +128,10 @@ class HygieneEngine:
             BadRequestError: ``fail_closed`` is set and a message cannot be read.
             Exception: ``fail_closed`` is set and hygiene failed internally.
         """
-        if not self._applies(kwargs):
+        if not self._applies(kwargs, shape):
             return None
         try:
-            view = anthropic_view(kwargs) if shape == "anthropic_messages" else None
+            view = _VIEWS[shape](kwargs) if shape is not None else None
             if view is None:
                 call, prepared = kwargs, await prepare_request(kwargs, self._options, self._store)
             else:
@@ -156,9 +177,10 @@ class HygieneEngine:
         report.error = "ContextWindowExceededError"
         logger.info("litellm_hygiene: rejected a request that cannot fit its deployment")
 
-    def _applies(self, kwargs: Mapping[str, Any]) -> bool:
-        messages = kwargs.get("messages")
-        if not isinstance(messages, list) or not messages:
+    def _applies(self, kwargs: Mapping[str, Any], shape: str | None = None) -> bool:
+        """Whether the call holds a conversation (a ``responses`` one: a list of items)."""
+        conversation = kwargs.get("input" if shape == "responses" else "messages")
+        if not isinstance(conversation, list) or not conversation:
             return False
         self.stats["requests"] += 1
         return self._options.enabled
@@ -264,26 +286,31 @@ class HygieneEngine:
         attach_report(response, report)
 
     async def annotate_answer(
-        self, request_data: Mapping[str, Any], response: Mapping[str, Any], report: CallReport
+        self, request_data: Mapping[str, Any], response: Any, report: CallReport, shape: str
     ) -> None:
-        """:meth:`annotate` for an Anthropic Messages answer (a ``/v1/messages`` call).
+        """:meth:`annotate` for the answer of a call of another shape, sent as it is.
 
-        The answer is a plain dict the client rebuilds its history from: nothing is
-        stamped on it; its fingerprints are remembered, and overflow is flagged from its
-        stop reason and usage.
+        ``shape`` as :meth:`prepare`'s. The answer (an Anthropic message dict, a
+        ``ResponsesAPIResponse``) is not stamped: the client keeps its content, not
+        hygiene's key. Its fingerprints are remembered; an Anthropic answer's stop reason
+        and usage are checked for overflow.
         """
+        target_of_shape, turn_of = _ANSWERS[shape]
         try:
-            target = messages_target(request_data)
+            target = target_of_shape(request_data)
         except Exception as err:
             self._internal("response target", err)
             return
         report.target = report.target or target_label(target)
         if self._options.stamp_responses:
             try:
-                await self._remember(anthropic_answer(response), provenance_of(target))
+                turn = turn_of(response)
+                if turn is not None:
+                    await self._remember(turn, provenance_of(target))
             except Exception as err:
                 self._internal("response fingerprints", err)
-        self._flag(response, target, request_data, report)
+        if isinstance(response, Mapping):
+            self._flag(response, target, request_data, report)
 
     def _annotation_target(
         self, request_data: Mapping[str, Any], report: CallReport

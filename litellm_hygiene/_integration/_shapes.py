@@ -1,27 +1,42 @@
 """The request shapes besides chat completions, seen by the integration as chat messages.
 
-A ``/v1/messages`` call (Anthropic Messages) carries its conversation in ``messages`` of
-content blocks and ``system``. The integration's core (:mod:`._request`: provenance
-lookups, the rules, trimming, the report) reads chat messages: the call is read as chat
-messages (:mod:`litellm_hygiene._anthropic._chat`) with the wire facts of its route, and
-what the core sends is written back in the call's own shape.
+A ``/v1/messages`` call (Anthropic Messages: ``messages`` of content blocks and
+``system``) and a ``/v1/responses`` call (``input`` items and ``instructions``) that
+LiteLLM sends as they are reach the integration's core (:mod:`._request`: provenance
+lookups, the rules, trimming, the report) as chat messages: each is read by its shape's
+``_chat`` module, handed to the core with the wire facts of its route and the model its
+route resolves to, and what the core sends is written back in the call's own shape.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .._anthropic._chat import AnthropicChat, native_model, read_as_chat
+from .._anthropic import _chat as anthropic_chat
 from .._anthropic._decode import ABSENT, decode_assistant_turn
 from .._anthropic._wire import ANTHROPIC_NATIVE
+from .._messages import AssistantMessage
 from .._openai._encode import encode_message
+from .._openai._wire import OPENAI
+from .._responses import _chat as responses_chat
 from .._rules._base import Wire
 from .._target import TargetModel
 from ._request import Prepared, target_of
 
-__all__ = ["ChatView", "anthropic_answer", "anthropic_view", "messages_target"]
+__all__ = [
+    "ChatView",
+    "anthropic_answer",
+    "anthropic_view",
+    "messages_target",
+    "responses_answer",
+    "responses_target",
+    "responses_view",
+]
+
+Writer = Callable[[Sequence[Any], Mapping[str, Any]], dict[str, Any]]
+"""The call's new kwargs for the chat messages to send, from its other kwargs."""
 
 
 @dataclass(frozen=True)
@@ -29,50 +44,51 @@ class ChatView:
     """A call of another shape, with its conversation as chat messages.
 
     Attributes:
-        kwargs: The call's kwargs, ``messages`` replaced by the chat messages.
-        chat: The conversation read as chat messages.
+        kwargs: The call's kwargs for the core: ``messages`` the chat messages, ``model``
+            the one its route resolves to.
+        write: Writes the chat messages to send back into the call's own shape.
         wire: The wire facts of the route the call is sent on.
     """
 
     kwargs: dict[str, Any]
-    chat: AnthropicChat
+    write: Writer
     wire: Wire
 
     def apply(self, prepared: Prepared, kwargs: Mapping[str, Any]) -> dict[str, Any]:
-        """New kwargs for the call: the prepared messages in Anthropic's form.
+        """New kwargs for the call: the prepared messages in its own shape.
 
-        ``system`` is written when the call had one or the messages now do; the
-        parameters a rule removed are left out.
+        The parameters a rule removed are left out.
         """
-        messages, system = self.chat.written(prepared.messages)
-        out = {k: v for k, v in kwargs.items() if k not in prepared.drop_params}
-        out["messages"] = messages
-        if system is not None or out.get("system") is not None:
-            out["system"] = system
-        return out
+        kept = {k: v for k, v in kwargs.items() if k not in prepared.drop_params}
+        return self.write(prepared.messages, kept)
 
 
 def anthropic_view(kwargs: Mapping[str, Any]) -> ChatView:
     """The ``/v1/messages`` call ``kwargs`` as chat messages.
 
-    The ``model`` the core resolves is the one of the route: see :func:`messages_model`.
-
     Raises:
         InvalidMessageError: A message, or ``system``, cannot be read.
     """
-    chat = read_as_chat(kwargs["messages"], kwargs.get("system", ABSENT))
-    call = {**kwargs, "messages": chat.messages, "model": messages_model(kwargs)}
-    return ChatView(call, chat, ANTHROPIC_NATIVE)
+    chat = anthropic_chat.read_as_chat(kwargs["messages"], kwargs.get("system", ABSENT))
+
+    def write(messages: Sequence[Any], kept: Mapping[str, Any]) -> dict[str, Any]:
+        out = dict(kept)
+        out["messages"], system = chat.written(messages)
+        if system is not None or out.get("system") is not None:
+            out["system"] = system
+        return out
+
+    call = {**kwargs, "messages": chat.messages, "model": _messages_model(kwargs)}
+    return ChatView(call, write, ANTHROPIC_NATIVE)
 
 
-def messages_model(kwargs: Mapping[str, Any]) -> str:
-    """The model string of a ``/v1/messages`` call, as hygiene resolves it (``native_model``)."""
-    return native_model(str(kwargs.get("model") or ""), target_of(kwargs))
+def _messages_model(kwargs: Mapping[str, Any]) -> str:
+    return anthropic_chat.native_model(str(kwargs.get("model") or ""), target_of(kwargs))
 
 
 def messages_target(kwargs: Mapping[str, Any]) -> TargetModel:
-    """The target of a ``/v1/messages`` call sent natively (see :func:`messages_model`)."""
-    return target_of({**kwargs, "model": messages_model(kwargs)})
+    """The target of a ``/v1/messages`` call sent natively (see ``native_model``)."""
+    return target_of({**kwargs, "model": _messages_model(kwargs)})
 
 
 def anthropic_answer(response: Mapping[str, Any]) -> dict[str, Any]:
@@ -85,3 +101,48 @@ def anthropic_answer(response: Mapping[str, Any]) -> dict[str, Any]:
     """
     turn = {"role": "assistant", "content": response.get("content")}
     return encode_message(decode_assistant_turn(turn, 0))
+
+
+def responses_view(kwargs: Mapping[str, Any]) -> ChatView:
+    """The ``/v1/responses`` call ``kwargs`` as chat messages.
+
+    Raises:
+        InvalidMessageError: An item cannot be read.
+        ConfigurationError: ``input`` or ``instructions`` is of no form the shape has.
+    """
+    chat = responses_chat.read_as_chat(kwargs["input"], kwargs.get("instructions"))
+
+    def write(messages: Sequence[Any], kept: Mapping[str, Any]) -> dict[str, Any]:
+        out = dict(kept)
+        out["input"], _ = chat.written(messages)
+        return out
+
+    call = {**kwargs, "messages": chat.messages, "model": _responses_model(kwargs)}
+    return ChatView(call, write, OPENAI)
+
+
+def _responses_model(kwargs: Mapping[str, Any]) -> str:
+    return responses_chat.native_model(str(kwargs.get("model") or ""), target_of(kwargs))
+
+
+def responses_target(kwargs: Mapping[str, Any]) -> TargetModel:
+    """The target of a ``/v1/responses`` call sent natively (see ``native_model``)."""
+    return target_of({**kwargs, "model": _responses_model(kwargs)})
+
+
+def responses_answer(response: Any) -> dict[str, Any] | None:
+    """The chat form of a Responses answer's turn (its ``output`` items), as it comes back.
+
+    ``None`` when the answer holds no assistant turn.
+
+    Raises:
+        InvalidMessageError: An output item cannot be read.
+    """
+    output = getattr(response, "output", None)
+    if output is None and isinstance(response, Mapping):
+        output = response.get("output")
+    if not isinstance(output, list):
+        return None
+    context = responses_chat.read_as_chat(output).context
+    turns = [m for m in context.messages if isinstance(m, AssistantMessage)]
+    return encode_message(turns[0]) if turns else None

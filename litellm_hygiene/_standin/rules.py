@@ -44,7 +44,8 @@ RESPONSE_ONLY_KEYS = frozenset(
 
 ProblemKind = Literal[
     "tool_id", "unanswered_call", "orphan_result", "response_only", "turn_order",
-    "lone_reasoning", "thinking_first", "stamp", "no_body",
+    "lone_reasoning", "thinking_first", "stamp", "no_body", "id_too_long", "id_prefix",
+    "unknown_key",
 ]  # fmt: skip
 """Which rule a request breaks."""
 
@@ -233,10 +234,35 @@ def _gemini(body: Any) -> Iterator[WireProblem]:
     yield from _pairing(turns)
 
 
+_RESPONSES_ID_LIMIT = 64
+"""OpenAI's longest item ``id`` and ``call_id``."""
+_RESPONSES_RESPONSE_ONLY = ("provider_specific_fields",)
+"""Keys LiteLLM puts on items it returns that OpenAI rejects in an input item."""
+
+
+def _responses_ids(item: dict[str, Any], i: int) -> Iterator[WireProblem]:
+    """An item's ids as OpenAI checks them: at most 64 characters, a call's ``fc``."""
+    for key in ("id", "call_id"):
+        value = item.get(key)
+        if not isinstance(value, str):
+            continue
+        if len(value) > _RESPONSES_ID_LIMIT:
+            text = f"input[{i}].{key} is {len(value)} characters long"
+            yield WireProblem("id_too_long", text, i, None, f"{key}:{len(value)}")
+        elif key == "id" and item.get("type") == "function_call" and not value.startswith("fc"):
+            yield WireProblem("id_prefix", f"input[{i}].id {value!r} is not fc_", i, None, value)
+    for key in _RESPONSES_RESPONSE_ONLY:
+        if key in item:
+            yield WireProblem("unknown_key", f"input[{i}].{key} is unknown", i, None, key)
+
+
 def _responses(body: Any) -> Iterator[WireProblem]:
     turns: list[tuple[list[str], list[str]]] = []
     items = body.get("input", [])
+    if isinstance(items, str):
+        return  # a plain prompt: one user message
     for i, item in enumerate(items):
+        yield from _responses_ids(item, i)
         kind = item.get("type")
         if kind == "function_call":
             turns.append(([item.get("call_id", "")], []))

@@ -99,12 +99,21 @@ WORDING: dict[tuple[WireApi, ProblemKind], str] = {
     ("responses", "orphan_result"): (
         "No tool call found for function call output with call_id {subject}."
     ),
+    ("responses", "id_too_long"): (
+        "Invalid 'input[{index}].{subject_key}': string too long. Expected a string with "
+        "maximum length 64, but got a string with length {subject_length} instead."
+    ),
+    ("responses", "id_prefix"): (
+        "Invalid 'input[{index}].id': '{subject}'. Expected an ID that begins with 'fc'."
+    ),
+    ("responses", "unknown_key"): "Unknown parameter: 'input[{index}].{subject}'.",
     ("responses", "lone_reasoning"): (
         "Item '{subject}' of type 'reasoning' was provided without its required following item."
     ),
 }
 """Each provider's sentence for a broken rule, with the problem's ``index`` (``next``:
-the message after it), ``part`` and ``subject`` filled in. The sentences are the ones
+the message after it), ``part`` and ``subject`` filled in (``subject_key`` and
+``subject_length``: a ``key:length`` subject's two halves). The sentences are the ones
 PROVIDER_RULES.md and public issue threads record, the same the validator quotes in
 ``Violation.provider_error``; kept here too because the stand-in judges requests
 independently of hygiene's rules. A pair missing here (Mistral's turn order, whose check
@@ -117,8 +126,14 @@ def provider_message(api: WireApi, problem: WireProblem) -> str:
     if template is None:
         return problem.text
     after = problem.index + 1 if problem.index is not None else None
+    key, _, length = problem.subject.partition(":")
     return template.format(
-        index=problem.index, next=after, part=problem.part, subject=problem.subject
+        index=problem.index,
+        next=after,
+        part=problem.part,
+        subject=problem.subject,
+        subject_key=key,
+        subject_length=length,
     )
 
 

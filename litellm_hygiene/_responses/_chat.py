@@ -1,0 +1,71 @@
+"""A Responses request as chat messages, for the rules, and back.
+
+As for Anthropic Messages (``_anthropic._chat``): the request is read into the neutral
+model, each neutral message handed to the rules in its chat form, and what the rules
+send back written as Responses items again. A chat message the rules leave as it is
+comes back as the very neutral message it was read as (item ids, item boundaries and
+all). ``instructions`` is not a message the rules read: it is written back as it came.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from .._messages import Context, Message
+from .._openai._decode import decode_message
+from .._openai._encode import encode_message
+from .._target import TargetModel
+from ._decode import from_responses
+from ._encode import to_responses
+
+__all__ = ["ResponsesChat", "native_model", "read_as_chat"]
+
+
+@dataclass(frozen=True)
+class ResponsesChat:
+    """A Responses request's conversation as chat messages.
+
+    Attributes:
+        messages: Each neutral message's chat form.
+        read: Each chat message's neutral message, by the chat message's identity.
+        context: The request as read (its ``instructions`` and ``input`` form).
+    """
+
+    messages: list[dict[str, Any]]
+    read: Mapping[int, Message]
+    context: Context
+
+    def written(self, messages: Sequence[Any]) -> tuple[str | list[dict[str, Any]], Any]:
+        """``(input, instructions)`` for the chat messages to send."""
+        neutral = tuple(
+            self.read.get(id(message)) or decode_message(message, index)
+            for index, message in enumerate(messages)
+        )
+        return to_responses(self.context.model_copy(update={"messages": neutral}))
+
+
+def read_as_chat(input: Any, instructions: Any = None) -> ResponsesChat:
+    """Read a Responses request's ``input`` and ``instructions`` as chat messages.
+
+    Raises:
+        InvalidMessageError: An item cannot be read.
+        ConfigurationError: ``input`` or ``instructions`` is of no form the shape has.
+    """
+    context = from_responses(input, instructions)
+    chat = [encode_message(message) for message in context.messages]
+    read = {id(raw): message for raw, message in zip(chat, context.messages, strict=True)}
+    return ResponsesChat(chat, read, context)
+
+
+def native_model(model: str, target: TargetModel) -> str:
+    """The model string that resolves to ``target`` as a ``/v1/responses`` call reaches it.
+
+    OpenAI's and Azure's models are reached through chat completions by chat calls; a
+    ``/v1/responses`` call LiteLLM sends as it is speaks the Responses protocol
+    (``<provider>/responses/<model>``), whose reasoning items and ids are its own.
+    """
+    if target.provider in ("openai", "azure") and target.api == "openai-chat":
+        return f"{target.provider}/responses/{target.model_id}"
+    return model

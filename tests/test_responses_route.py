@@ -1,0 +1,249 @@
+"""``/v1/responses`` (Codex) through LiteLLM, sent as it is, with the same rules.
+
+Each history is sent with ``litellm.aresponses`` to the project's stand-in, once with
+LiteLLM alone and once with hygiene registered; the stand-in judges the body as OpenAI
+does. Native routes only (OpenAI, Azure): where LiteLLM bridges the call to a chat
+completion, hygiene acts on that inner call.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+from collections.abc import Iterator
+from typing import Any
+
+import litellm
+import pytest
+from litellm.exceptions import BadRequestError
+from litellm.types.llms.openai import ResponsesAPIResponse
+
+from litellm_hygiene import HygieneCallback
+from litellm_hygiene._integration._metadata import REPORT_KEY, SUMMARY_KEY
+from litellm_hygiene._standin import StandIn, openai_responses
+from litellm_hygiene._standin.serve import answer
+from tests.cassettes import warm_up_litellm
+from tests.litellm_callbacks import restored_callbacks
+from tests.payload_recorder import PayloadRecorder
+
+GPT = "openai/gpt-4o"
+GEMINI_SIGNATURE = "CiQBVKhc7mO4GPk1KLSHYaBB4gK1dAAYD4sAj1x0qQ4rFO0+iRoKWgFUqFzu" * 4
+ENCRYPTED = "gAAAAABo" + "x" * 120
+
+
+@pytest.fixture(scope="module")
+def standin() -> Iterator[StandIn]:
+    warm_up_litellm()
+    with StandIn(respond=answer) as server:
+        yield server
+
+
+async def _send(server: StandIn, items: list[Any], **params: Any) -> Any:
+    server.reset()
+    return await litellm.aresponses(
+        model=GPT,
+        input=items,
+        api_base=server.base_url + "/v1",
+        api_key="sk-test",
+        **params,
+    )
+
+
+def _sent(server: StandIn) -> dict[str, Any]:
+    (request,) = server.received
+    assert isinstance(request.body, dict)
+    return request.body
+
+
+def _user(text: str) -> dict[str, Any]:
+    return {"type": "message", "role": "user", "content": [{"type": "input_text", "text": text}]}
+
+
+def _codex_turn(call_id: str = "call_Ab12") -> list[dict[str, Any]]:
+    return [
+        {
+            "type": "reasoning",
+            "id": "rs_01",
+            "summary": [{"type": "summary_text", "text": "Run the tests."}],
+            "encrypted_content": ENCRYPTED,
+        },
+        {
+            "type": "function_call",
+            "id": "fc_01",
+            "call_id": call_id,
+            "name": "shell",
+            "arguments": '{"command": ["pytest"]}',
+        },
+    ]
+
+
+INTERRUPTED = [_user("run the tests"), *_codex_turn(), _user("stop, do something else")]
+"""Codex after the user stopped a call: the call has no output."""
+
+
+def _gemini_turn() -> list[dict[str, Any]]:
+    call_id = f"call_G1__thought__{GEMINI_SIGNATURE}"
+    return [
+        {
+            "type": "function_call",
+            "id": f"fc_{call_id}",
+            "call_id": call_id,
+            "name": "shell",
+            "arguments": "{}",
+            "provider_specific_fields": {"thought_signature": GEMINI_SIGNATURE},
+        },
+        {"type": "function_call_output", "call_id": call_id, "output": "ok"},
+    ]
+
+
+GEMINI_SESSION = [_user("list the files"), *_gemini_turn(), _user("and now?")]
+"""A Codex session that went through Gemini on LiteLLM: its ids carry the signature."""
+
+
+async def test_an_interrupted_call_gets_its_output(standin: StandIn) -> None:
+    before = copy.deepcopy(INTERRUPTED)
+    with restored_callbacks(empty=True):
+        with pytest.raises(BadRequestError, match="No tool output found"):
+            await _send(standin, INTERRUPTED)
+        litellm.callbacks = [HygieneCallback(provenance_store="none")]
+        await _send(standin, INTERRUPTED)
+    items = _sent(standin)["input"]
+    assert items[:3] == INTERRUPTED[:3]  # Codex's own reasoning and call, as they came
+    assert items[3] == {
+        "type": "function_call_output",
+        "call_id": "call_Ab12",
+        "output": "No result provided",
+    }
+    assert items[4] == INTERRUPTED[3]
+    assert before == INTERRUPTED
+
+
+async def test_a_gemini_sessions_ids_go_out_in_openais_limits(standin: StandIn) -> None:
+    with restored_callbacks(empty=True):
+        with pytest.raises(BadRequestError, match="string too long"):
+            await _send(standin, GEMINI_SESSION)
+        litellm.callbacks = [HygieneCallback(provenance_store="none")]
+        await _send(standin, GEMINI_SESSION)
+    call, output = _sent(standin)["input"][1:3]
+    assert call["call_id"] == output["call_id"] == "call_G1"
+    assert "provider_specific_fields" not in call
+    assert "id" not in call or (call["id"].startswith("fc") and len(call["id"]) <= 64)
+
+
+async def test_codexs_own_session_goes_out_as_it_came(standin: StandIn) -> None:
+    items = [
+        _user("run the tests"),
+        *_codex_turn(),
+        {"type": "function_call_output", "call_id": "call_Ab12", "output": "1 failed"},
+        {
+            "type": "message",
+            "role": "assistant",
+            "id": "msg_01",
+            "status": "completed",
+            "content": [{"type": "output_text", "text": "One test fails.", "annotations": []}],
+        },
+        _user("fix it"),
+    ]
+    with restored_callbacks(empty=True):
+        await _send(standin, items, instructions="You are Codex.")
+        alone = _sent(standin)
+        litellm.callbacks = [HygieneCallback(provenance_store="none")]
+        await _send(standin, items, instructions="You are Codex.")
+    assert _sent(standin) == alone
+
+
+async def test_a_claude_sessions_minted_items_stay_accepted(standin: StandIn) -> None:
+    """``/v1/messages`` to OpenAI gave Claude Code's turns ``fc_toolu_`` ids and minted
+    reasoning; sent to OpenAI again they are accepted."""
+    items = [
+        _user("list"),
+        {"type": "reasoning", "summary": [{"type": "summary_text", "text": "List them."}]},
+        {
+            "type": "function_call",
+            "id": "fc_toolu_01A",
+            "call_id": "toolu_01A",
+            "name": "Bash",
+            "arguments": "{}",
+        },
+        {"type": "function_call_output", "call_id": "toolu_01A", "output": "a.py"},
+    ]
+    with restored_callbacks(empty=True):
+        litellm.callbacks = [HygieneCallback(provenance_store="none")]
+        response = await _send(standin, items)
+    assert response.output[0].content[0].text.startswith("Hello from the litellm-hygiene")
+
+
+async def test_the_report_reaches_the_spend_logs_not_openai(standin: StandIn) -> None:
+    """``metadata`` is OpenAI's own field: the report rides in ``litellm_metadata``."""
+    recorder = PayloadRecorder()
+    tag = "responses-route-report"
+    with restored_callbacks(empty=True):
+        litellm.callbacks = [HygieneCallback(provenance_store="none"), recorder]
+        await _send(
+            standin,
+            INTERRUPTED,
+            metadata={"session": "s-1"},
+            litellm_metadata={"spend_logs_metadata": {"test": tag}},
+        )
+        records = await _logged(recorder, tag)
+    assert _sent(standin).get("metadata") == {"session": "s-1"}
+    (record,) = records
+    spend = record["spend_logs_metadata"]
+    assert spend[REPORT_KEY]["changes"] == {"tool_pairing": 1}
+    assert spend[SUMMARY_KEY] == "changed"
+
+
+async def test_an_answer_is_known_as_its_models_own_next_time() -> None:
+    """GPT-4o's reasoning, sent next to o3, is another model's: it is not replayed."""
+    warm_up_litellm()
+    with StandIn() as server:
+        server.enqueue(
+            openai_responses.response(
+                openai_responses.reasoning(["Look first."], seed="r1"),
+                openai_responses.function_call("shell", {"command": ["ls"]}, seed="r1"),
+                model="gpt-4o",
+                seed="r1",
+            ),
+            openai_responses.response(
+                openai_responses.message("ok", seed="r2"), model="o3", seed="r2"
+            ),
+        )
+        asked = [_user("list the files")]
+        with restored_callbacks(empty=True):
+            hygiene = HygieneCallback(provenance_store="memory")
+            litellm.callbacks = [hygiene]
+            first = await litellm.aresponses(
+                model=GPT, input=asked, api_base=server.base_url + "/v1", api_key="sk-test"
+            )
+            assert isinstance(first, ResponsesAPIResponse)
+            output = [_dumped(item) for item in first.output]
+            call = next(item for item in output if item["type"] == "function_call")
+            history = [
+                *asked,
+                *output,
+                {"type": "function_call_output", "call_id": call["call_id"], "output": "a.py"},
+            ]
+            await litellm.aresponses(
+                model="openai/o3", input=history, api_base=server.base_url + "/v1", api_key="k"
+            )
+        sent = server.received[-1].body
+    assert isinstance(sent, dict)
+    assert all(item.get("type") != "reasoning" for item in sent["input"])
+    assert hygiene.stats["restored"] == 1
+
+
+def _dumped(item: Any) -> dict[str, Any]:
+    """An output item as a client keeps it (a dict, without unset fields)."""
+    return dict(item) if isinstance(item, dict) else item.model_dump(exclude_none=True)
+
+
+async def _logged(recorder: PayloadRecorder, tag: str) -> list[dict[str, Any]]:
+    for _ in range(200):
+        mine = [r for r in recorder.records if (r["spend_logs_metadata"] or {}).get("test") == tag]
+        if mine:
+            await asyncio.sleep(0.05)
+            return [
+                r for r in recorder.records if (r["spend_logs_metadata"] or {}).get("test") == tag
+            ]
+        await asyncio.sleep(0.02)
+    raise AssertionError(f"the call tagged {tag!r} was never logged")
