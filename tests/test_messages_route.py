@@ -20,7 +20,9 @@ from litellm.anthropic_interface import messages as anthropic_messages
 from litellm.exceptions import BadRequestError
 
 from litellm_hygiene import HygieneCallback
+from litellm_hygiene._integration._fingerprint import lookup_keys
 from litellm_hygiene._integration._metadata import REPORT_KEY, SUMMARY_KEY
+from litellm_hygiene._integration._shapes import anthropic_answer
 from litellm_hygiene._standin import StandIn, anthropic
 from litellm_hygiene._standin.serve import answer
 from tests.cassettes import FAKE_AWS, warm_up_litellm
@@ -40,9 +42,14 @@ _ROUTES: dict[str, tuple[str, dict[str, str]]] = {
 }
 
 
+@pytest.fixture(scope="module", autouse=True)
+def _warm() -> None:
+    """LiteLLM's first use of some types warns (an error here): use them once first."""
+    warm_up_litellm()
+
+
 @pytest.fixture(scope="module")
 def standin() -> Iterator[StandIn]:
-    warm_up_litellm()
     with StandIn(respond=answer) as server:
         yield server
 
@@ -228,7 +235,6 @@ async def test_the_report_reaches_the_spend_logs_not_the_provider(standin: Stand
 @pytest.fixture
 def queue() -> Iterator[StandIn]:
     """A stand-in that serves the replies a test queues, in order."""
-    warm_up_litellm()
     with StandIn() as server:
         yield server
 
@@ -326,3 +332,33 @@ async def _logged(recorder: PayloadRecorder, tag: str) -> list[dict[str, Any]]:
             ]
         await asyncio.sleep(0.02)
     raise AssertionError(f"the call tagged {tag!r} was never logged")
+
+
+async def test_a_streamed_answer_is_remembered_as_its_routes_model() -> None:
+    """A native stream has no deployment hook: LiteLLM's assembled answer is recorded,
+    as Claude on Bedrock's invoke route (Anthropic's protocol), not Converse."""
+    hygiene = HygieneCallback(provenance_store="memory")
+    message = {
+        "role": "assistant",
+        "content": "Listing.",
+        "tool_calls": [
+            {"id": "toolu_01S", "type": "function", "function": {"name": "Bash", "arguments": "{}"}}
+        ],
+    }
+    answer = litellm.ModelResponse(choices=[{"message": message, "finish_reason": "tool_calls"}])
+    kwargs = {"model": CLAUDE_BEDROCK, "stream": True, "call_type": "anthropic_messages"}
+    await hygiene.async_log_success_event(kwargs, answer, None, None)
+    turn = {
+        "role": "assistant",
+        "content": [{"type": "text", "text": "Listing."}, _tool_use("toolu_01S")],
+    }
+    store = hygiene.store
+    assert store is not None
+    chat = anthropic_answer(turn)[0]
+    found = store.get(lookup_keys(chat))
+    assert found is not None
+    assert (found.provider, found.api) == ("bedrock", "anthropic-messages")
+
+
+def _tool_use(call_id: str) -> dict[str, Any]:
+    return {"type": "tool_use", "id": call_id, "name": "Bash", "input": {}}

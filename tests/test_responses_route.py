@@ -16,10 +16,12 @@ from typing import Any
 import litellm
 import pytest
 from litellm.exceptions import BadRequestError
-from litellm.types.llms.openai import ResponsesAPIResponse
+from litellm.types.llms.openai import ResponseCompletedEvent, ResponsesAPIResponse
 
 from litellm_hygiene import HygieneCallback
+from litellm_hygiene._integration._fingerprint import lookup_keys
 from litellm_hygiene._integration._metadata import REPORT_KEY, SUMMARY_KEY
+from litellm_hygiene._integration._shapes import responses_answer
 from litellm_hygiene._standin import StandIn, openai_responses
 from litellm_hygiene._standin.serve import answer
 from tests.cassettes import warm_up_litellm
@@ -31,9 +33,14 @@ GEMINI_SIGNATURE = "CiQBVKhc7mO4GPk1KLSHYaBB4gK1dAAYD4sAj1x0qQ4rFO0+iRoKWgFUqFzu
 ENCRYPTED = "gAAAAABo" + "x" * 120
 
 
+@pytest.fixture(scope="module", autouse=True)
+def _warm() -> None:
+    """LiteLLM's first use of some types warns (an error here): use them once first."""
+    warm_up_litellm()
+
+
 @pytest.fixture(scope="module")
 def standin() -> Iterator[StandIn]:
-    warm_up_litellm()
     with StandIn(respond=answer) as server:
         yield server
 
@@ -195,7 +202,6 @@ async def test_the_report_reaches_the_spend_logs_not_openai(standin: StandIn) ->
 
 async def test_an_answer_is_known_as_its_models_own_next_time() -> None:
     """GPT-4o's reasoning, sent next to o3, is another model's: it is not replayed."""
-    warm_up_litellm()
     with StandIn() as server:
         server.enqueue(
             openai_responses.response(
@@ -247,3 +253,19 @@ async def _logged(recorder: PayloadRecorder, tag: str) -> list[dict[str, Any]]:
             ]
         await asyncio.sleep(0.02)
     raise AssertionError(f"the call tagged {tag!r} was never logged")
+
+
+async def test_a_streamed_answer_is_remembered_from_its_closing_event() -> None:
+    """A native stream's answer arrives as its ``response.completed`` event's response."""
+    hygiene = HygieneCallback(provenance_store="memory")
+    call = openai_responses.function_call("shell", {"command": ["ls"]}, seed="st")
+    body = openai_responses.response(call, model="gpt-4o", seed="st").body
+    event = ResponseCompletedEvent(type="response.completed", response=ResponsesAPIResponse(**body))
+    kwargs = {"model": GPT, "stream": True, "call_type": "aresponses", "input": [_user("ls")]}
+    await hygiene.async_log_success_event(kwargs, event, None, None)
+    store = hygiene.store
+    assert store is not None
+    (turn,) = responses_answer({"output": [call]})  # as the call comes back next time
+    found = store.get(lookup_keys(turn))
+    assert found is not None
+    assert (found.provider, found.api, found.model) == ("openai", "openai-responses", "gpt-4o")

@@ -176,12 +176,22 @@ class HygieneCallback(HygieneEngine, CustomLogger):
     async def async_log_success_event(
         self, kwargs: dict[str, Any], response_obj: Any, start_time: Any, end_time: Any
     ) -> None:
-        """Remember the provenance of a streamed answer once it is assembled."""
-        if not kwargs.get("stream") or not isinstance(response_obj, ModelResponse):
+        """Remember the provenance of a streamed answer once it is assembled.
+
+        A ``/v1/messages`` or ``/v1/responses`` call sent as it is has no other hook for
+        its stream: LiteLLM assembles a native Anthropic stream into a ``ModelResponse``
+        here, a Responses stream into a ``ResponsesAPIResponse``; its provenance is the
+        one of its route's target.
+        """
+        if not kwargs.get("stream") or not self._options.stamp_responses:
             return
-        if not self._options.stamp_responses:
-            return
+        shape = _shape_of(kwargs, _call_type_name(kwargs.get("call_type")))
         try:
+            if shape is not None and shape != _NOT_HANDLED:
+                await self.remember_answer(kwargs, response_obj, shape)
+                return
+            if not isinstance(response_obj, ModelResponse):
+                return
             provenance = provenance_of(target_of(kwargs))
             for choice in response_obj.choices or ():
                 message = getattr(choice, "message", None)

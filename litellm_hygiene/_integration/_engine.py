@@ -55,7 +55,8 @@ _ANSWERS: dict[str, tuple[Callable[[Mapping[str, Any]], TargetModel], Callable[[
     "anthropic_messages": (messages_target, anthropic_answer),
     "responses": (responses_target, responses_answer),
 }
-"""For each other shape: the target of a call, and the chat form of its answer's turn."""
+"""For each other shape: the target of a call, and the chat forms of its answer's turns
+(an answer LiteLLM assembled from a stream included)."""
 
 logger = logging.getLogger("litellm_hygiene")
 
@@ -295,22 +296,32 @@ class HygieneEngine:
         hygiene's key. Its fingerprints are remembered; an Anthropic answer's stop reason
         and usage are checked for overflow.
         """
-        target_of_shape, turn_of = _ANSWERS[shape]
         try:
-            target = target_of_shape(request_data)
+            target = _ANSWERS[shape][0](request_data)
         except Exception as err:
             self._internal("response target", err)
             return
         report.target = report.target or target_label(target)
         if self._options.stamp_responses:
             try:
-                turn = turn_of(response)
-                if turn is not None:
-                    await self._remember(turn, provenance_of(target))
+                await self._remember_turns(_ANSWERS[shape][1](response), target)
             except Exception as err:
                 self._internal("response fingerprints", err)
         if isinstance(response, Mapping):
             self._flag(response, target, request_data, report)
+
+    async def remember_answer(self, kwargs: Mapping[str, Any], response: Any, shape: str) -> None:
+        """Remember a streamed answer of a call of another shape, once LiteLLM assembled it.
+
+        Raises:
+            Exception: The answer or the call's target cannot be read.
+        """
+        await self._remember_turns(_ANSWERS[shape][1](response), _ANSWERS[shape][0](kwargs))
+
+    async def _remember_turns(self, turns: list[Any], target: TargetModel) -> None:
+        provenance = provenance_of(target)
+        for turn in turns:
+            await self._remember(turn, provenance)
 
     def _annotation_target(
         self, request_data: Mapping[str, Any], report: CallReport

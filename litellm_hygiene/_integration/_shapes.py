@@ -91,16 +91,25 @@ def messages_target(kwargs: Mapping[str, Any]) -> TargetModel:
     return target_of({**kwargs, "model": _messages_model(kwargs)})
 
 
-def anthropic_answer(response: Mapping[str, Any]) -> dict[str, Any]:
+def anthropic_answer(response: Any) -> list[dict[str, Any]]:
     """The chat form of an Anthropic Messages answer, as its turn comes back next time.
 
-    Its fingerprints are the ones the next request's copy of the turn is looked up by.
+    Its fingerprints are the ones the next request's copy of the turn is looked up by. A
+    streamed answer arrives as LiteLLM assembled it, a ``ModelResponse``: its messages are
+    chat messages already.
 
     Raises:
         InvalidMessageError: The answer's ``content`` cannot be read.
     """
-    turn = {"role": "assistant", "content": response.get("content")}
-    return encode_message(decode_assistant_turn(turn, 0))
+    if isinstance(response, Mapping):
+        turn = {"role": "assistant", "content": response.get("content")}
+        return [encode_message(decode_assistant_turn(turn, 0))]
+    return _chat_messages(response)
+
+
+def _chat_messages(response: Any) -> list[Any]:
+    found = (getattr(choice, "message", None) for choice in getattr(response, "choices", ()))
+    return [message for message in found if message is not None]
 
 
 def responses_view(kwargs: Mapping[str, Any]) -> ChatView:
@@ -130,19 +139,19 @@ def responses_target(kwargs: Mapping[str, Any]) -> TargetModel:
     return target_of({**kwargs, "model": _responses_model(kwargs)})
 
 
-def responses_answer(response: Any) -> dict[str, Any] | None:
+def responses_answer(response: Any) -> list[Any]:
     """The chat form of a Responses answer's turn (its ``output`` items), as it comes back.
 
-    ``None`` when the answer holds no assistant turn.
+    A streamed answer's closing event carries the answer in ``response``; one LiteLLM
+    bridged is a ``ModelResponse``, its messages chat messages already.
 
     Raises:
         InvalidMessageError: An output item cannot be read.
     """
-    output = getattr(response, "output", None)
-    if output is None and isinstance(response, Mapping):
-        output = response.get("output")
+    response = getattr(response, "response", None) or response
+    output = response.get("output") if isinstance(response, Mapping) else None
+    output = getattr(response, "output", output)
     if not isinstance(output, list):
-        return None
+        return _chat_messages(response)
     context = responses_chat.read_as_chat(output).context
-    turns = [m for m in context.messages if isinstance(m, AssistantMessage)]
-    return encode_message(turns[0]) if turns else None
+    return [encode_message(m) for m in context.messages if isinstance(m, AssistantMessage)]
