@@ -269,3 +269,17 @@ async def test_a_streamed_answer_is_remembered_from_its_closing_event() -> None:
     found = store.get(lookup_keys(turn))
     assert found is not None
     assert (found.provider, found.api, found.model) == ("openai", "openai-responses", "gpt-4o")
+
+
+async def test_a_call_continuing_a_stored_response_goes_out_untouched(standin: StandIn) -> None:
+    """Its first output answers a call OpenAI holds: nothing here is hygiene's to judge."""
+    items = [
+        {"type": "function_call_output", "call_id": "call_Stored1", "output": "a.py"},
+        _user("and now?"),
+    ]
+    with restored_callbacks(empty=True):
+        hygiene = HygieneCallback(provenance_store="none")
+        litellm.callbacks = [hygiene]
+        await _send(standin, items, previous_response_id="resp_stored")
+    assert _sent(standin)["input"] == items
+    assert hygiene.stats["requests"] == 0

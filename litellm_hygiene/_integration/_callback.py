@@ -302,7 +302,9 @@ def _shape_of(kwargs: Mapping[str, Any], call_type: str | None) -> str | None:
     if call_type == "anthropic_messages" and messages_route(kwargs) == "anthropic":
         return call_type
     if call_type in RESPONSES_CALL_TYPES and responses_route(kwargs) == "responses":
-        return "responses"
+        # A call continuing a stored response holds only the rest of its history: its
+        # first outputs answer calls hygiene cannot see. OpenAI has the whole of it.
+        return _NOT_HANDLED if kwargs.get("previous_response_id") else "responses"
     return _NOT_HANDLED
 
 
