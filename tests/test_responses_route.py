@@ -283,3 +283,35 @@ async def test_a_call_continuing_a_stored_response_goes_out_untouched(standin: S
         await _send(standin, items, previous_response_id="resp_stored")
     assert _sent(standin)["input"] == items
     assert hygiene.stats["requests"] == 0
+
+
+async def test_a_chat_completion_bridged_to_responses_is_one_request(standin: StandIn) -> None:
+    """``openai/responses/`` models: LiteLLM turns the chat call into an inner Responses
+    call; hygiene works on the chat messages, once, and reports that work."""
+    chat = [
+        {"role": "user", "content": "run the tests"},
+        {
+            "role": "assistant",
+            "content": None,
+            "tool_calls": [
+                {
+                    "id": "call_Ab12",
+                    "type": "function",
+                    "function": {"name": "shell", "arguments": "{}"},
+                }
+            ],
+        },
+        {"role": "user", "content": "stop"},
+    ]
+    with restored_callbacks(empty=True):
+        hygiene = HygieneCallback(provenance_store="none")
+        litellm.callbacks = [hygiene]
+        standin.reset()
+        response = await litellm.acompletion(
+            model="openai/responses/gpt-5",
+            messages=chat,
+            api_base=standin.base_url + "/v1",
+            api_key="sk-test",
+        )
+    assert response._hidden_params["litellm_hygiene"]["changes"] == {"tool_pairing": 1}
+    assert hygiene.stats["requests"] == 1

@@ -26,8 +26,9 @@ _INTRO = """\
 One conversation, recorded with Claude, switched to {count}.
 It holds signed thinking, two parallel tool calls, an image, and a tool call the user
 interrupted ({messages} messages; `litellm-hygiene demo --save FILE` writes it out).
-Each request goes through litellm.acompletion to a local stand-in of the provider's API
-on 127.0.0.1 (nothing leaves this machine): it accepts what the real API accepts and
+Each request goes through litellm.acompletion (the last two as Claude Code and Codex
+send it, through /v1/messages and /v1/responses) to a local stand-in of the provider's
+API on 127.0.0.1 (nothing leaves this machine): it accepts what the real API accepts and
 answers anything else with that provider's HTTP 400.
 """
 

@@ -11,11 +11,15 @@ LiteLLM keeps a registered callback in its own lists once it has seen it.
 from __future__ import annotations
 
 import copy
-from collections.abc import Iterator, Sequence
+import uuid
+from collections.abc import Awaitable, Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
+from .._anthropic import to_anthropic
+from .._openai import from_openai
+from .._responses import to_responses
 from .._standin import ReceivedRequest, Reply, StandIn
 from .._standin.rules import WireProblem, problems
 from .._standin.strict import strict
@@ -93,17 +97,76 @@ def _callbacks(callbacks: list[Any]) -> Iterator[None]:
         litellm.suppress_debug_info = quiet
 
 
-def _report(response: Any) -> dict[str, int]:
+def _report(response: Any, call_id: str) -> dict[str, int]:
+    """What hygiene changed, by kind.
+
+    From the report on the answer; an answer of another shape carries none, and the
+    registered callback keeps the call's report instead.
+    """
     hidden = getattr(response, "_hidden_params", None) or {}
-    report = hidden.get("litellm_hygiene") or {}
-    return dict(report.get("changes") or {})
+    report = hidden.get("litellm_hygiene")
+    if report:
+        return dict(report.get("changes") or {})
+    import litellm
+
+    from .. import HygieneCallback
+
+    for callback in litellm.callbacks:
+        if isinstance(callback, HygieneCallback):
+            kept = callback.report_for(call_id)
+            return dict(kept.changes) if kept is not None else {}
+    return {}
+
+
+def _call(
+    target: DemoTarget, messages: list[dict[str, Any]], tools: list[dict[str, Any]]
+) -> tuple[Callable[..., Awaitable[Any]], dict[str, Any]]:
+    """The LiteLLM call of ``target``'s route, and its conversation in that route's shape.
+
+    The recorded chat conversation is read into the neutral model and written as Claude
+    Code (Anthropic Messages) or Codex (Responses items) would send it.
+    """
+    import litellm
+    from litellm.anthropic_interface import messages as anthropic_messages
+
+    if target.route == "chat":
+        return litellm.acompletion, {"messages": messages, "tools": tools, "num_retries": 0}
+    context = from_openai(messages)
+    functions = [tool["function"] for tool in tools]
+    if target.route == "messages":
+        wire, _ = to_anthropic(context.model_copy(update={"system_prompt": None}))
+        anthropic_tools = [
+            {
+                "name": f["name"],
+                "description": f.get("description", ""),
+                "input_schema": f["parameters"],
+            }
+            for f in functions
+        ]
+        call: dict[str, Any] = {"messages": wire, "tools": anthropic_tools}
+        if context.system_prompt is not None:
+            call["system"] = context.system_prompt
+        return anthropic_messages.acreate, call
+    items, instructions = to_responses(context)
+    responses_tools = [{"type": "function", **f} for f in functions]
+    call = {"input": items, "tools": responses_tools, "instructions": instructions}
+    return litellm.aresponses, call
+
+
+def _answer(response: Any) -> str | None:
+    if response is None:
+        return None
+    if isinstance(response, dict):  # an Anthropic message
+        return str(response["content"][0]["text"])
+    choices = getattr(response, "choices", None)
+    if choices:
+        return str(choices[0].message.content)
+    return str(response.output[0].content[0].text)  # a Responses answer
 
 
 async def _attempt(
     target: DemoTarget, messages: list[dict[str, Any]], tools: list[dict[str, Any]]
 ) -> Attempt:
-    import litellm
-
     judge = strict(target.api, target.accept)
     statuses: list[int] = []
 
@@ -112,19 +175,20 @@ async def _attempt(
         statuses.append(reply.status)
         return reply
 
+    send, conversation = _call(target, messages, tools)
+    call_id = str(uuid.uuid4())
     with StandIn(respond=respond) as server:
         kwargs: dict[str, Any] = {
             "api_base": server.base_url + target.base_path,
             "api_key": "sk-demo-not-a-real-key",
-            "max_tokens": 512,
-            "num_retries": 0,
             "max_retries": 0,
+            "litellm_call_id": call_id,
+            **({"max_tokens": 512} if target.route != "responses" else {}),
+            **conversation,
             **target.kwargs,
         }
         try:
-            response = await litellm.acompletion(
-                model=target.model, messages=messages, tools=tools, **kwargs
-            )
+            response = await send(model=target.model, **kwargs)
         except Exception as err:  # the provider's 400, or LiteLLM refusing locally
             error: str | None = f"{type(err).__name__}: {err}"
             response = None
@@ -132,14 +196,13 @@ async def _attempt(
             error = None
         received: list[ReceivedRequest] = list(server.received)
     sent = received[-1].body if received else None
-    answer = response.choices[0].message.content if response is not None else None
     return Attempt(
         sent=sent,
         status=statuses[-1] if statuses else None,
         error=error,
         problems=problems(target.api, sent) if sent is not None else [],
-        changes=_report(response) if response is not None else {},
-        answer=answer,
+        changes=_report(response, call_id) if response is not None else {},
+        answer=_answer(response),
     )
 
 

@@ -13,13 +13,18 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from importlib import resources
-from typing import Any
+from typing import Any, Literal
 
 from .._standin import Reply, anthropic, bedrock, deepseek, gemini, mistral, openai_chat
 from .._standin import openai_responses as responses
 from .._standin.rules import WireApi
 
-__all__ = ["ANSWER", "DEMO_TARGETS", "FAKE_AWS", "DemoTarget", "load_conversation"]
+__all__ = ["ANSWER", "DEMO_TARGETS", "FAKE_AWS", "DemoTarget", "Route", "load_conversation"]
+
+Route = Literal["chat", "messages", "responses"]
+"""How the conversation is sent: ``litellm.acompletion``; as Claude Code sends it,
+``litellm.anthropic.messages.acreate`` (``/v1/messages``); as Codex sends it,
+``litellm.aresponses`` (``/v1/responses``)."""
 
 ANSWER = "- Waterproof jacket\n- Warm sweater\n- Sunglasses"
 """What every stand-in model answers when it accepts the request."""
@@ -43,7 +48,8 @@ class DemoTarget:
         api: The wire protocol whose rules the stand-in applies.
         base_path: The real API's base path, appended to the stand-in's address.
         accept: The stand-in's answer to a request the real API would accept.
-        kwargs: Further ``litellm.acompletion`` arguments for this target.
+        kwargs: Further arguments of the call for this target.
+        route: How the conversation is sent (in the shape of that route).
     """
 
     label: str
@@ -52,6 +58,7 @@ class DemoTarget:
     base_path: str
     accept: Reply
     kwargs: dict[str, Any] = field(default_factory=dict)
+    route: Route = "chat"
 
 
 _CLAUDE = "claude-sonnet-4-5-20250929"
@@ -121,8 +128,28 @@ DEMO_TARGETS: tuple[DemoTarget, ...] = (
         "/beta",
         deepseek.completion(ANSWER, model="deepseek-chat", seed="demo"),
     ),
+    DemoTarget(
+        "Claude Code session to Claude on Bedrock (/v1/messages)",
+        f"bedrock/us.anthropic.{_CLAUDE}-v1:0",
+        "anthropic",
+        "",
+        anthropic.message(anthropic.text(ANSWER), model=_CLAUDE, seed="cc"),
+        {**FAKE_AWS, "thinking": {"type": "enabled", "budget_tokens": 1024}, "max_tokens": 2048},
+        route="messages",
+    ),
+    DemoTarget(
+        "Codex session to GPT-5 (/v1/responses)",
+        "openai/gpt-5",
+        "responses",
+        "/v1",
+        responses.response(
+            responses.message(ANSWER, seed="codex"), model="gpt-5-2025-08-07", seed="codex"
+        ),
+        route="responses",
+    ),
 )
-"""Every family the demo visits, in the order it prints them."""
+"""Every family the demo visits, in the order it prints them; the last two send the
+conversation as a coding agent does, on LiteLLM's routes for Claude Code and Codex."""
 
 
 def load_conversation() -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:

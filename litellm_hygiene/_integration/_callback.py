@@ -94,7 +94,13 @@ class HygieneCallback(HygieneEngine, CustomLogger):
         shape = _shape_of(kwargs, _call_type_name(call_type))
         if shape == _NOT_HANDLED:
             return None
+        opened = self._book.get(_call_id(kwargs)) if shape is not None else None
+        if opened is not None and opened.shape is None:
+            # The inner call of a chat completion LiteLLM bridged (``openai/responses/``
+            # models): hygiene did its work on the chat messages; one report per request.
+            return None
         report = self._book.open(_call_id(kwargs))
+        report.shape = shape
         started = time.perf_counter()
         try:
             prepared = await self.prepare(kwargs, report, shape)

@@ -38,6 +38,8 @@ class CallReport:
             resulting ``tokens`` and the ``context_window``; ``None`` when nothing.
         published: The ``spend_logs_metadata`` dict hygiene put on this call's metadata
             (``_metadata.with_report_metadata``), completed by the response hooks.
+        shape: The shape the request was read in: ``None`` for chat messages, else the
+            call type of a ``/v1/messages`` or ``/v1/responses`` call sent as it is.
     """
 
     target: str | None = None
@@ -47,6 +49,7 @@ class CallReport:
     error: str | None = None
     trimmed: dict[str, int] | None = None
     published: dict[str, Any] | None = field(default=None, repr=False, compare=False)
+    shape: str | None = field(default=None, repr=False, compare=False)
 
     def as_dict(self) -> dict[str, Any]:
         """The report as plain JSON-able data."""
