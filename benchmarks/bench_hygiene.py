@@ -30,14 +30,25 @@ os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from machine import describe
-from transcripts import MODELS, SANITIZE_CASES, Source, agent_transcript
+from transcripts import (
+    MODELS,
+    SANITIZE_CASES,
+    Source,
+    agent_transcript,
+    claude_code_request,
+    codex_request,
+)
 
-from litellm_hygiene import resolve_target
+from litellm_hygiene import TargetModel, resolve_target, sanitize_anthropic_messages
 from litellm_hygiene._openai._tools import split_id
-from litellm_hygiene._sanitize import sanitize_for_target
+from litellm_hygiene._openai._wire import OPENAI
+from litellm_hygiene._pipeline import context_for
+from litellm_hygiene._responses._chat import read_as_chat as read_responses
+from litellm_hygiene._sanitize import read_request, sanitize_for_target, sanitize_read
 
 SAME_MODEL, CROSS_MODEL = 0.5, 2.0
 """The targets: at most these ratios to ``copy.deepcopy``."""
+BEDROCK_CLAUDE = "bedrock/us.anthropic.claude-sonnet-4-5-20250929-v1:0"
 PER_MESSAGE_GROWTH = 1.25
 """The target: cost per message at the most exchanges over that at the fewest."""
 
@@ -120,6 +131,51 @@ def measure(
     return len(messages), result, seconds, copying, floor_ratio
 
 
+def sanitize_responses(items: Any, instructions: Any, target: TargetModel) -> Any:
+    """The rules on a ``/v1/responses`` request, as the integration runs them."""
+    chat = read_responses(items, instructions)
+    ctx = context_for(target)
+    result = sanitize_read(read_request(chat.messages, ctx, None, OPENAI))
+    return chat.written(result.messages) if result.report.changed else (items, instructions)
+
+
+# (label, shape, source, target, target ratio): a request as a coding agent sends it.
+SHAPE_CASES: list[tuple[str, str, Source, str, float]] = [
+    ("claude code, same claude", "messages", "claude", "anthropic/claude-sonnet-4-5", SAME_MODEL),
+    ("claude code -> bedrock claude", "messages", "claude", BEDROCK_CLAUDE, SAME_MODEL),
+    ("codex, same gpt", "responses", "gpt", "openai/responses/gpt-4o", SAME_MODEL),
+    ("gemini session -> codex gpt", "responses", "gemini", "openai/responses/gpt-4o", CROSS_MODEL),
+]
+"""The ``/v1/messages`` and ``/v1/responses`` cases (issue "Every route coding agents use"):
+Claude on Bedrock reached natively is Anthropic's protocol, so its case is same-model."""
+
+
+def measure_shape(
+    shape: str, source: Source, model: str, exchanges: int
+) -> tuple[int, float, float]:
+    """(items, ratio to deepcopy, seconds per call) of one request-shape case."""
+    if shape == "messages":
+        messages, system = claude_code_request(exchanges)
+        request: Any = (messages, system)
+
+        def run() -> Any:
+            return sanitize_anthropic_messages(messages, model, system=system)
+
+        size = len(messages)
+    else:
+        items, instructions = codex_request(exchanges, source)
+        request = (items, instructions)
+        target = resolve_target(model)
+
+        def run() -> Any:
+            return sanitize_responses(items, instructions, target)
+
+        size = len(items)
+    number = max(1, 4000 // size)
+    result, seconds, _ = paired_ratio(lambda: copy.deepcopy(request), run, number)
+    return size, result, seconds
+
+
 def profile(label: str, exchanges: int) -> None:
     case = next(c for c in CASES if c[0] == label)
     messages = agent_transcript(exchanges, source=case[1], stamp=case[2])
@@ -147,6 +203,16 @@ def main(sizes: list[int]) -> None:
             print(
                 f"{label:<32} {exchanges:>5} {count:>6} {seconds * 1e3:8.2f}"
                 f" {result:6.2f}x {goal:6.2f}x {shown}{mark}"
+            )
+    header = f"{'request shape case':<32} {'exch':>5} {'items':>6} {'ms':>8}"
+    print(f"\n{header} {'ratio':>7} {'target':>7}")
+    for label, shape, source, model, goal in SHAPE_CASES:
+        for exchanges in sizes:
+            count, result, seconds = measure_shape(shape, source, model, exchanges)
+            mark = "" if result <= goal else "  missed"
+            print(
+                f"{label:<32} {exchanges:>5} {count:>6} {seconds * 1e3:8.2f}"
+                f" {result:6.2f}x {goal:6.2f}x{mark}"
             )
     if len(sizes) > 1:
         print(

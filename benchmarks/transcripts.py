@@ -16,9 +16,18 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from litellm_hygiene import STAMP_KEY
+from litellm_hygiene import STAMP_KEY, from_openai
+from litellm_hygiene._anthropic import to_anthropic
+from litellm_hygiene._responses import to_responses
 
-__all__ = ["MODELS", "SANITIZE_CASES", "Source", "agent_transcript"]
+__all__ = [
+    "MODELS",
+    "SANITIZE_CASES",
+    "Source",
+    "agent_transcript",
+    "claude_code_request",
+    "codex_request",
+]
 
 Source = Literal["claude", "gpt", "gemini"]
 
@@ -122,3 +131,23 @@ def agent_transcript(
         final[STAMP_KEY] = dict(STAMPS[source])
     messages.append(final)
     return messages
+
+
+def claude_code_request(exchanges: int) -> tuple[list[dict[str, Any]], str | None]:
+    """Claude's agent transcript as Claude Code sends it to ``/v1/messages``.
+
+    ``(messages, system)``: content blocks (signed thinking, text, ``tool_use``), each
+    turn's results in one user message; no stamps (Claude Code keeps only the blocks).
+    """
+    context = from_openai(agent_transcript(exchanges, source="claude", stamp=False))
+    messages, _ = to_anthropic(context.model_copy(update={"system_prompt": None}))
+    return messages, context.system_prompt
+
+
+def codex_request(exchanges: int, source: Source = "gpt") -> tuple[Any, Any]:
+    """``source``'s agent transcript as Codex sends it to ``/v1/responses``.
+
+    ``(input, instructions)``: message, ``function_call`` and ``function_call_output``
+    items (and reasoning items for a reasoning source); no stamps.
+    """
+    return to_responses(from_openai(agent_transcript(exchanges, source=source, stamp=False)))
