@@ -315,3 +315,20 @@ async def test_a_chat_completion_bridged_to_responses_is_one_request(standin: St
         )
     assert response._hidden_params["litellm_hygiene"]["changes"] == {"tool_pairing": 1}
     assert hygiene.stats["requests"] == 1
+
+
+async def test_a_call_id_over_openais_limit_is_renamed_with_its_output(standin: StandIn) -> None:
+    long_id = "call_" + "x" * 95
+    items = [
+        _user("go"),
+        {"type": "function_call", "call_id": long_id, "name": "shell", "arguments": "{}"},
+        {"type": "function_call_output", "call_id": long_id, "output": "ok"},
+    ]
+    with restored_callbacks(empty=True):
+        with pytest.raises(Exception, match="string too long"):
+            await _send(standin, items)
+        litellm.callbacks = [HygieneCallback(provenance_store="none")]
+        await _send(standin, items)
+    call, output = _sent(standin)["input"][1:]
+    assert call["call_id"] == output["call_id"]
+    assert len(call["call_id"]) <= 64
