@@ -125,3 +125,21 @@ class PayloadRecorder(CustomLogger):
 
 recorder = PayloadRecorder(PAYLOAD_FILE)
 """The instance a proxy config names."""
+
+
+async def records_tagged(recorder: PayloadRecorder, tag: str) -> list[dict[str, Any]]:
+    """The records of the calls whose ``spend_logs_metadata`` says ``test: tag``.
+
+    Waits for the first (LiteLLM logs after the call returns), then a little more: a
+    second record would be a bug, and it must have the time to arrive.
+    """
+    for _ in range(200):
+        if any(_tagged(record, tag) for record in recorder.records):
+            await asyncio.sleep(0.05)
+            return [record for record in recorder.records if _tagged(record, tag)]
+        await asyncio.sleep(0.02)
+    raise AssertionError(f"the call tagged {tag!r} was never logged")
+
+
+def _tagged(record: dict[str, Any], tag: str) -> bool:
+    return bool((record["spend_logs_metadata"] or {}).get("test") == tag)

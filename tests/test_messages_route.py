@@ -27,7 +27,7 @@ from litellm_hygiene._standin import StandIn, anthropic
 from litellm_hygiene._standin.serve import answer
 from tests.cassettes import FAKE_AWS, warm_up_litellm
 from tests.litellm_callbacks import restored_callbacks
-from tests.payload_recorder import PayloadRecorder
+from tests.payload_recorder import PayloadRecorder, records_tagged
 
 SIGNATURE = "EqQBCkgIAxABGAIiQL0t1cJmUMqzNvJ0MPLKbFQyB7gqEpOPh0hY0y4xeA==" * 3
 THINKING = {"type": "enabled", "budget_tokens": 2048}
@@ -293,7 +293,7 @@ async def test_an_overflow_error_is_in_the_spend_logs(queue: StandIn) -> None:
                 [_user("a long one")],
                 litellm_metadata={"spend_logs_metadata": {"test": tag}},
             )
-        (record,) = await _logged(recorder, tag)
+        (record,) = await records_tagged(recorder, tag)
     spend = record["spend_logs_metadata"]
     assert spend[SUMMARY_KEY] == "overflow"
     assert spend[REPORT_KEY]["overflow"]["input_tokens"] == 210000
@@ -317,21 +317,9 @@ async def test_an_answer_cut_by_the_window_is_flagged(queue: StandIn) -> None:
         await _queued(
             queue, CLAUDE, [_user("go")], litellm_metadata={"spend_logs_metadata": {"test": tag}}
         )
-        (record,) = await _logged(recorder, tag)
+        (record,) = await records_tagged(recorder, tag)
     assert record["spend_logs_metadata"][SUMMARY_KEY] == "overflow"
     assert hygiene.stats["overflow_flagged"] == 1
-
-
-async def _logged(recorder: PayloadRecorder, tag: str) -> list[dict[str, Any]]:
-    for _ in range(200):
-        mine = [r for r in recorder.records if (r["spend_logs_metadata"] or {}).get("test") == tag]
-        if mine:
-            await asyncio.sleep(0.05)
-            return [
-                r for r in recorder.records if (r["spend_logs_metadata"] or {}).get("test") == tag
-            ]
-        await asyncio.sleep(0.02)
-    raise AssertionError(f"the call tagged {tag!r} was never logged")
 
 
 async def test_a_streamed_answer_is_remembered_as_its_routes_model() -> None:

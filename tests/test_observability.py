@@ -11,7 +11,6 @@ scraped at ``/metrics`` (one plain, one in multiprocess mode).
 
 from __future__ import annotations
 
-import asyncio
 import copy
 import json
 import os
@@ -46,7 +45,7 @@ from litellm_hygiene._integration._metrics import METRIC_NAMES, observe_overflow
 from litellm_hygiene._integration._report import CallReport
 from litellm_hygiene._overflow import Overflow
 from litellm_hygiene._standin import StandIn, mistral
-from tests.payload_recorder import PAYLOAD_FILE, PayloadRecorder
+from tests.payload_recorder import PAYLOAD_FILE, PayloadRecorder, records_tagged
 from tests.proxy_server import (
     MASTER_KEY,
     ProxyServer,
@@ -109,19 +108,6 @@ def tagged(tag: str, metadata: Json | None = None) -> Json:
     return metadata
 
 
-async def logged(recorder: PayloadRecorder, tag: str) -> list[Json]:
-    """The records of the calls tagged ``tag``, once there is one (logging runs later)."""
-    for _ in range(200):
-        mine = [r for r in recorder.records if (r["spend_logs_metadata"] or {}).get("test") == tag]
-        if mine:
-            await asyncio.sleep(0.05)  # a second record would be a bug: let it arrive
-            return [
-                r for r in recorder.records if (r["spend_logs_metadata"] or {}).get("test") == tag
-            ]
-        await asyncio.sleep(0.02)
-    raise AssertionError(f"the call tagged {tag!r} was never logged")
-
-
 # -- spend_logs_metadata in the standard logging payload --------------------------------
 
 
@@ -132,7 +118,7 @@ async def test_the_report_reaches_every_logging_integration(recorder: PayloadRec
     response = await litellm.acompletion(
         model=MISTRAL, messages=history, mock_response="42", metadata=metadata
     )
-    [record] = await logged(recorder, "integrations")
+    [record] = await records_tagged(recorder, "integrations")
     spend = record["spend_logs_metadata"]
     assert spend["team"] == "search"  # the caller's own entries are kept
     report = response._hidden_params["litellm_hygiene"]
@@ -159,7 +145,7 @@ async def test_an_unchanged_request_is_reported_too(recorder: PayloadRecorder) -
         mock_response="hey",
         metadata=tagged("unchanged"),
     )
-    [record] = await logged(recorder, "unchanged")
+    [record] = await records_tagged(recorder, "unchanged")
     assert record["spend_logs_metadata"][SUMMARY_KEY] == "unchanged"
     assert record["spend_logs_metadata"][REPORT_KEY]["changes"] == {}
 
@@ -175,7 +161,7 @@ async def test_router_calls_carry_the_report_of_their_own_deployment(
     await router.acompletion(
         model="m", messages=cast(Any, claude_history()), metadata=tagged("router")
     )
-    [record] = await logged(recorder, "router")
+    [record] = await records_tagged(recorder, "router")
     assert record["spend_logs_metadata"][REPORT_KEY]["target"] == MISTRAL
     assert record["spend_logs_metadata"][SUMMARY_KEY] == "changed"
 
@@ -189,7 +175,7 @@ async def test_an_overflow_error_is_in_the_failure_payload(recorder: PayloadReco
             mock_response=Exception(MISTRAL_OVERFLOW),
             metadata=tagged("overflow"),
         )
-    [record] = await logged(recorder, "overflow")
+    [record] = await records_tagged(recorder, "overflow")
     assert record["status"] == "failure"
     spend = record["spend_logs_metadata"]
     assert spend[SUMMARY_KEY] == "overflow"

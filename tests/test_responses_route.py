@@ -8,7 +8,6 @@ completion, hygiene acts on that inner call.
 
 from __future__ import annotations
 
-import asyncio
 import copy
 from collections.abc import Iterator
 from typing import Any
@@ -26,7 +25,7 @@ from litellm_hygiene._standin import StandIn, openai_responses
 from litellm_hygiene._standin.serve import answer
 from tests.cassettes import warm_up_litellm
 from tests.litellm_callbacks import restored_callbacks
-from tests.payload_recorder import PayloadRecorder
+from tests.payload_recorder import PayloadRecorder, records_tagged
 
 GPT = "openai/gpt-4o"
 GEMINI_SIGNATURE = "CiQBVKhc7mO4GPk1KLSHYaBB4gK1dAAYD4sAj1x0qQ4rFO0+iRoKWgFUqFzu" * 4
@@ -192,7 +191,7 @@ async def test_the_report_reaches_the_spend_logs_not_openai(standin: StandIn) ->
             metadata={"session": "s-1"},
             litellm_metadata={"spend_logs_metadata": {"test": tag}},
         )
-        records = await _logged(recorder, tag)
+        records = await records_tagged(recorder, tag)
     assert _sent(standin).get("metadata") == {"session": "s-1"}
     (record,) = records
     spend = record["spend_logs_metadata"]
@@ -241,18 +240,6 @@ async def test_an_answer_is_known_as_its_models_own_next_time() -> None:
 def _dumped(item: Any) -> dict[str, Any]:
     """An output item as a client keeps it (a dict, without unset fields)."""
     return dict(item) if isinstance(item, dict) else item.model_dump(exclude_none=True)
-
-
-async def _logged(recorder: PayloadRecorder, tag: str) -> list[dict[str, Any]]:
-    for _ in range(200):
-        mine = [r for r in recorder.records if (r["spend_logs_metadata"] or {}).get("test") == tag]
-        if mine:
-            await asyncio.sleep(0.05)
-            return [
-                r for r in recorder.records if (r["spend_logs_metadata"] or {}).get("test") == tag
-            ]
-        await asyncio.sleep(0.02)
-    raise AssertionError(f"the call tagged {tag!r} was never logged")
 
 
 async def test_a_streamed_answer_is_remembered_from_its_closing_event() -> None:
