@@ -23,7 +23,14 @@ import openai
 import pytest
 import yaml
 
-from litellm_hygiene._standin import Reply, StandIn, anthropic, mistral, openai_chat
+from litellm_hygiene._standin import (
+    Reply,
+    StandIn,
+    anthropic,
+    mistral,
+    openai_chat,
+    openai_responses,
+)
 from tests.proxy_server import (
     MASTER_KEY,
     STAMP,
@@ -402,3 +409,41 @@ def test_claude_code_history_reaches_claude_with_its_interrupted_call_answered(
     assert "litellm_hygiene" not in json.dumps(body)
     headers = hygiene_headers(response.headers)
     assert changes(headers) == {"tool_pairing": 1}, headers
+
+
+def test_codex_history_reaches_openai_with_its_interrupted_call_answered(
+    stack: Stack, standin: StandIn
+) -> None:
+    """``/v1/responses`` is sent to OpenAI as it is: hygiene reads it in that shape."""
+    standin.enqueue(
+        openai_responses.response(
+            openai_responses.message("ok", seed="cx1"), model="gpt-4o", seed="cx1"
+        )
+    )
+    items: list[Json] = [
+        {"type": "message", "role": "user", "content": [{"type": "input_text", "text": "ls"}]},
+        {
+            "type": "function_call",
+            "id": "fc_1",
+            "call_id": "call_1",
+            "name": "shell",
+            "arguments": "{}",
+        },
+        {"type": "message", "role": "user", "content": [{"type": "input_text", "text": "stop"}]},
+    ]
+    response = httpx.post(
+        f"{str(stack.client.base_url).rstrip('/')}/responses",
+        headers={"Authorization": f"Bearer {MASTER_KEY}"},
+        json={"model": "gpt", "input": items},
+        timeout=60,
+    )
+    assert response.status_code == 200, response.text
+    [body] = bodies(standin)
+    assert body["input"][:2] == items[:2]
+    assert body["input"][2] == {
+        "type": "function_call_output",
+        "call_id": "call_1",
+        "output": "No result provided",
+    }
+    assert body["input"][3] == items[2]
+    assert changes(hygiene_headers(response.headers)) == {"tool_pairing": 1}
