@@ -284,3 +284,16 @@ def _calls_last(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
             message = {**message, "content": rest + calls}
         out.append(message)
     return out
+
+
+def test_a_system_message_between_messages_joins_the_system_prompt() -> None:
+    """Hygiene's fitting adds a note as a system message: Anthropic has only ``system``."""
+    note = SystemMessage(content=(TextContent(text="[earlier turns left out]"),))
+    context = from_anthropic([{"role": "user", "content": "hi"}], "Be brief.")
+    messages = (context.messages[0], note, *context.messages[1:])
+    written, system = to_anthropic(Context(messages=messages))
+    assert written == [{"role": "user", "content": "hi"}]
+    assert system == [
+        {"type": "text", "text": "Be brief."},
+        {"type": "text", "text": "[earlier turns left out]"},
+    ]

@@ -350,3 +350,71 @@ async def test_a_streamed_answer_is_remembered_as_its_routes_model() -> None:
 
 def _tool_use(call_id: str) -> dict[str, Any]:
     return {"type": "tool_use", "id": call_id, "name": "Bash", "input": {}}
+
+
+async def test_a_fitted_claude_code_request_keeps_its_notes_in_system() -> None:
+    """Fitting to the window adds a note as a system message: it goes into ``system``."""
+    messages: list[dict[str, Any]] = []
+    for n in range(30):
+        messages += [_user(f"question {n} " + "word " * 200)]
+        messages += [{"role": "assistant", "content": "answer " * 200}]
+    messages.append(_user("final"))
+    kwargs = {
+        "model": CLAUDE,
+        "custom_llm_provider": "anthropic",
+        "messages": messages,
+        "system": "You are Claude Code.",
+        "max_tokens": 1000,
+        "litellm_call_id": "fitted-messages",
+        "model_info": {"max_input_tokens": 8000, "max_tokens": 8000},
+    }
+    hygiene = HygieneCallback(provenance_store="none", fit_to_context=True, fit_marker=True)
+    sent = await hygiene.async_pre_call_deployment_hook(dict(kwargs), "anthropic_messages")
+    assert sent is not None
+    assert len(sent["messages"]) < len(messages)
+    assert sent["messages"][-1] == messages[-1]
+    system = sent["system"]
+    assert system[0] == {"type": "text", "text": "You are Claude Code."}
+    assert len(system) == 2 and system[1]["type"] == "text"
+    report = hygiene.report_for("fitted-messages")
+    assert report is not None and report.trimmed is not None
+
+
+async def test_a_failure_writing_the_request_back_sends_it_unchanged(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Writing a changed request back in its shape happens where hygiene fails open."""
+
+    def broken(context: Any) -> Any:
+        raise RuntimeError("no")
+
+    monkeypatch.setattr("litellm_hygiene._anthropic._chat.to_anthropic", broken)
+    hygiene = HygieneCallback(provenance_store="none")
+    kwargs = {
+        "model": CLAUDE,
+        "messages": INTERRUPTED,
+        "max_tokens": 100,
+        "litellm_call_id": "broken-write",
+    }
+    sent = await hygiene.async_pre_call_deployment_hook(dict(kwargs), "anthropic_messages")
+    assert sent is not None and sent["messages"] is INTERRUPTED
+    report = hygiene.report_for("broken-write")
+    assert report is not None and report.error == "RuntimeError"
+    assert hygiene.stats["error:RuntimeError"] == 1
+
+
+async def test_a_fallback_hop_after_a_bridged_one_is_transformed() -> None:
+    """Router fallbacks share the call id: a bridged hop's chat report, once the hop
+    failed, does not stop the next, native hop."""
+    hygiene = HygieneCallback(provenance_store="none")
+    call_id = {"litellm_call_id": "two-hops"}
+    chat = {"model": "gemini/gemini-2.5-pro", "messages": [{"role": "user", "content": "hi"}]}
+    await hygiene.async_pre_call_deployment_hook({**chat, **call_id}, "acompletion")
+    await hygiene.async_post_call_failure_deployment_hook(
+        {**chat, **call_id}, RuntimeError("hop 1 failed"), "acompletion"
+    )
+    native = {"model": CLAUDE, "messages": INTERRUPTED, "max_tokens": 100, **call_id}
+    sent = await hygiene.async_pre_call_deployment_hook(dict(native), "anthropic_messages")
+    assert sent is not None and sent["messages"] is not INTERRUPTED
+    report = hygiene.report_for("two-hops")
+    assert report is not None and report.changes == {"tool_pairing": 1}

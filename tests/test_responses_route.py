@@ -258,7 +258,16 @@ async def test_a_streamed_answer_is_remembered_from_its_closing_event() -> None:
     assert (found.provider, found.api, found.model) == ("openai", "openai-responses", "gpt-4o")
 
 
-async def test_a_call_continuing_a_stored_response_goes_out_untouched(standin: StandIn) -> None:
+@pytest.mark.parametrize(
+    "stored",
+    [
+        {"previous_response_id": "resp_stored"},
+        {"extra_body": {"conversation": "conv_stored"}},
+    ],
+)
+async def test_a_call_continuing_a_stored_history_goes_out_untouched(
+    standin: StandIn, stored: dict[str, Any]
+) -> None:
     """Its first output answers a call OpenAI holds: nothing here is hygiene's to judge."""
     items = [
         {"type": "function_call_output", "call_id": "call_Stored1", "output": "a.py"},
@@ -267,7 +276,7 @@ async def test_a_call_continuing_a_stored_response_goes_out_untouched(standin: S
     with restored_callbacks(empty=True):
         hygiene = HygieneCallback(provenance_store="none")
         litellm.callbacks = [hygiene]
-        await _send(standin, items, previous_response_id="resp_stored")
+        await _send(standin, items, **stored)
     assert _sent(standin)["input"] == items
     assert hygiene.stats["requests"] == 0
 
@@ -319,3 +328,39 @@ async def test_a_call_id_over_openais_limit_is_renamed_with_its_output(standin: 
     call, output = _sent(standin)["input"][1:]
     assert call["call_id"] == output["call_id"]
     assert len(call["call_id"]) <= 64
+
+
+async def test_a_changed_turn_keeps_each_reasoning_item_before_its_item(standin: StandIn) -> None:
+    """A rule renames a call of a turn of two reasoning items: each still leads an item."""
+    long_id = "call_" + "y" * 95
+    items = [
+        _user("go"),
+        {"type": "reasoning", "id": "rs_1", "summary": [], "encrypted_content": ENCRYPTED},
+        {
+            "type": "message",
+            "role": "assistant",
+            "id": "msg_1",
+            "content": [{"type": "output_text", "text": "Looking.", "annotations": []}],
+        },
+        {"type": "reasoning", "id": "rs_2", "summary": [], "encrypted_content": ENCRYPTED},
+        {
+            "type": "function_call",
+            "id": "fc_2",
+            "call_id": long_id,
+            "name": "shell",
+            "arguments": "{}",
+        },
+        {"type": "function_call_output", "call_id": long_id, "output": "ok"},
+    ]
+    with restored_callbacks(empty=True):
+        litellm.callbacks = [HygieneCallback(provenance_store="none")]
+        await _send(standin, items)
+    kinds = [item.get("type") for item in _sent(standin)["input"]]
+    assert kinds == [
+        "message",
+        "reasoning",
+        "message",
+        "reasoning",
+        "function_call",
+        "function_call_output",
+    ]

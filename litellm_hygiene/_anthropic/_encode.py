@@ -135,22 +135,24 @@ def _tool_result(message: ToolResultMessage) -> dict[str, Any]:
 def to_anthropic(context: Context) -> tuple[list[dict[str, Any]], Any]:
     """``(messages, system)`` of an Anthropic Messages request for ``context``.
 
-    ``system`` is :data:`NO_SYSTEM` when the context opens with no system message.
+    ``system`` is :data:`NO_SYSTEM` when the context has no system message. Anthropic
+    has no place for instructions between messages: a system message elsewhere (a note
+    hygiene's fitting adds) joins ``system``, after what is there, as LiteLLM's own chat
+    converter puts every system message there.
 
     Raises:
-        HygieneError: A system message after the first message (Anthropic has no place
-            for one), or a block the shape cannot hold.
+        HygieneError: A block the shape cannot hold.
     """
     messages = context.messages
+    systems = [m for m in messages if isinstance(m, SystemMessage)]
     system: Any = NO_SYSTEM
-    start = 0
-    if messages and isinstance(messages[0], SystemMessage):
-        first = messages[0]
-        system = _content(first.content, first.content_form)
-        start = 1
+    if len(systems) == 1 and messages[0] is systems[0]:
+        system = _content(systems[0].content, systems[0].content_form)
+    elif systems:
+        system = [block for m in systems for block in _content(m.content, "list")]
     out: list[dict[str, Any]] = []
     previous: Message | None = None
-    for message in messages[start:]:
+    for message in messages:
         if isinstance(message, AssistantMessage):
             out.append(encode_assistant_turn(message))
         elif isinstance(message, ToolResultMessage):
@@ -168,7 +170,7 @@ def to_anthropic(context: Context) -> tuple[list[dict[str, Any]], Any]:
             else:
                 out.append(_with({"role": "user", "content": content}, None, message.extra))
         else:
-            raise HygieneError("a system message after the first message has no Anthropic form")
+            continue  # in ``system``
         previous = message
     return out, system
 

@@ -95,12 +95,13 @@ class HygieneCallback(HygieneEngine, CustomLogger):
         if shape == _NOT_HANDLED:
             return None
         opened = self._book.get(_call_id(kwargs)) if shape is not None else None
-        if opened is not None and opened.shape is None:
+        if opened is not None and opened.in_flight:
             # The inner call of a chat completion LiteLLM bridged (``openai/responses/``
             # models): hygiene did its work on the chat messages; one report per request.
             return None
         report = self._book.open(_call_id(kwargs))
         report.shape = shape
+        report.in_flight = shape is None
         started = time.perf_counter()
         try:
             prepared = await self.prepare(kwargs, report, shape)
@@ -133,6 +134,8 @@ class HygieneCallback(HygieneEngine, CustomLogger):
         is not stamped (the client keeps only its content) and is returned as it came.
         """
         shape = _shape_of(request_data, _call_type_name(call_type))
+        if shape is None:
+            self._landed(request_data)
         if shape is not None and shape != _NOT_HANDLED:
             report = self._book.get_or_open(_call_id(request_data))
             flagged = report.overflow is not None
@@ -159,7 +162,10 @@ class HygieneCallback(HygieneEngine, CustomLogger):
         LiteLLM calls this for every failed deployment attempt, before its failure
         logging builds the standard logging payload from the request's metadata.
         """
-        if _shape_of(request_data, _call_type_name(call_type)) == _NOT_HANDLED:
+        shape = _shape_of(request_data, _call_type_name(call_type))
+        if shape is None:
+            self._landed(request_data)
+        if shape == _NOT_HANDLED:
             return
         report = self._book.get(_call_id(request_data))
         if report is None or report.overflow is not None:
@@ -170,6 +176,12 @@ class HygieneCallback(HygieneEngine, CustomLogger):
             self._internal("overflow detection", err)
             return
         self._publish_overflow(request_data, report, False)
+
+    def _landed(self, request_data: Mapping[str, Any]) -> None:
+        """A chat completion's hop is over: a later call of its id is another hop's."""
+        report = self._book.get(_call_id(request_data))
+        if report is not None:
+            report.in_flight = False
 
     def _publish_overflow(
         self, request_data: Mapping[str, Any], report: CallReport, flagged: bool
@@ -191,11 +203,14 @@ class HygieneCallback(HygieneEngine, CustomLogger):
         """
         if not kwargs.get("stream") or not self._options.stamp_responses:
             return
-        shape = _shape_of(kwargs, _call_type_name(kwargs.get("call_type")))
+        call_type = _call_type_name(kwargs.get("call_type"))
+        shape = _shape_of(kwargs, call_type)
         try:
             if shape is not None and shape != _NOT_HANDLED:
                 await self.remember_answer(kwargs, response_obj, shape)
                 return
+            if call_type == "anthropic_messages" and messages_route(kwargs) == "responses":
+                return  # its inner Responses call's hooks remembered it, as that route's
             if not isinstance(response_obj, ModelResponse):
                 return
             provenance = provenance_of(target_of(kwargs))
@@ -308,10 +323,22 @@ def _shape_of(kwargs: Mapping[str, Any], call_type: str | None) -> str | None:
     if call_type == "anthropic_messages" and messages_route(kwargs) == "anthropic":
         return call_type
     if call_type in RESPONSES_CALL_TYPES and responses_route(kwargs) == "responses":
-        # A call continuing a stored response holds only the rest of its history: its
-        # first outputs answer calls hygiene cannot see. OpenAI has the whole of it.
-        return _NOT_HANDLED if kwargs.get("previous_response_id") else "responses"
+        # A call continuing a stored response or conversation holds only the rest of its
+        # history: its first outputs answer calls hygiene cannot see. OpenAI has it all.
+        return _NOT_HANDLED if _continues_stored_history(kwargs) else "responses"
     return _NOT_HANDLED
+
+
+_STORED_HISTORY = ("previous_response_id", "conversation")
+"""Responses parameters that continue a history OpenAI stores."""
+
+
+def _continues_stored_history(kwargs: Mapping[str, Any]) -> bool:
+    extra = kwargs.get("extra_body")
+    return any(
+        kwargs.get(name) or (isinstance(extra, Mapping) and extra.get(name))
+        for name in _STORED_HISTORY
+    )
 
 
 def _report_from_hidden_params(response: Any) -> CallReport | None:

@@ -16,7 +16,6 @@ from __future__ import annotations
 import logging
 from collections import Counter
 from collections.abc import Callable, Mapping
-from dataclasses import replace
 from typing import Any
 
 from litellm import ModelResponse
@@ -138,14 +137,13 @@ class HygieneEngine:
             else:
                 call = view.kwargs
                 prepared = await prepare_request(call, self._options, self._store, view.wire)
+                prepared = view.written(prepared)
         except ContextWindowExceededError:
             self._cannot_fit(report)
             raise
         except Exception as err:
             self._failed(err, report, kwargs)
             return None
-        if view is not None:
-            prepared = replace(prepared, writer=view.apply)
         return self._accept(call, prepared, report)
 
     def prepare_sync(self, kwargs: Mapping[str, Any], report: CallReport) -> Prepared | None:

@@ -40,6 +40,8 @@ class CallReport:
             (``_metadata.with_report_metadata``), completed by the response hooks.
         shape: The shape the request was read in: ``None`` for chat messages, else the
             call type of a ``/v1/messages`` or ``/v1/responses`` call sent as it is.
+        in_flight: A chat completion hygiene transformed has not answered yet: a call
+            of its id now is the inner call LiteLLM bridges it to, already done.
     """
 
     target: str | None = None
@@ -50,6 +52,7 @@ class CallReport:
     trimmed: dict[str, int] | None = None
     published: dict[str, Any] | None = field(default=None, repr=False, compare=False)
     shape: str | None = field(default=None, repr=False, compare=False)
+    in_flight: bool = field(default=False, repr=False, compare=False)
 
     def as_dict(self) -> dict[str, Any]:
         """The report as plain JSON-able data."""

@@ -11,7 +11,7 @@ route resolves to, and what the core sends is written back in the call's own sha
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from .._anthropic import _chat as anthropic_chat
@@ -35,8 +35,9 @@ __all__ = [
     "responses_view",
 ]
 
-Writer = Callable[[Sequence[Any], Mapping[str, Any]], dict[str, Any]]
-"""The call's new kwargs for the chat messages to send, from its other kwargs."""
+Writer = Callable[[Sequence[Any]], dict[str, Any]]
+"""The call's conversation fields (``messages`` and ``system``, or ``input``) for the chat
+messages to send."""
 
 
 @dataclass(frozen=True)
@@ -54,13 +55,21 @@ class ChatView:
     write: Writer
     wire: Wire
 
-    def apply(self, prepared: Prepared, kwargs: Mapping[str, Any]) -> dict[str, Any]:
-        """New kwargs for the call: the prepared messages in its own shape.
+    def written(self, prepared: Prepared) -> Prepared:
+        """``prepared``, its messages written in the call's own shape now.
 
-        The parameters a rule removed are left out.
+        Done where a failure can still fail open (``HygieneEngine.prepare``): writing may
+        raise, and applying it later must not.
         """
-        kept = {k: v for k, v in kwargs.items() if k not in prepared.drop_params}
-        return self.write(prepared.messages, kept)
+        if not prepared.changed:
+            return prepared
+        fields = self.write(prepared.messages)
+
+        def apply(done: Prepared, kwargs: Mapping[str, Any]) -> dict[str, Any]:
+            kept = {k: v for k, v in kwargs.items() if k not in done.drop_params}
+            return {**kept, **fields}
+
+        return replace(prepared, writer=apply)
 
 
 def anthropic_view(kwargs: Mapping[str, Any]) -> ChatView:
@@ -70,11 +79,12 @@ def anthropic_view(kwargs: Mapping[str, Any]) -> ChatView:
         InvalidMessageError: A message, or ``system``, cannot be read.
     """
     chat = anthropic_chat.read_as_chat(kwargs["messages"], kwargs.get("system", ABSENT))
+    had_system = kwargs.get("system") is not None
 
-    def write(messages: Sequence[Any], kept: Mapping[str, Any]) -> dict[str, Any]:
-        out = dict(kept)
+    def write(messages: Sequence[Any]) -> dict[str, Any]:
+        out: dict[str, Any] = {}
         out["messages"], system = chat.written(messages)
-        if system is not None or out.get("system") is not None:
+        if system is not None or had_system:
             out["system"] = system
         return out
 
@@ -121,10 +131,8 @@ def responses_view(kwargs: Mapping[str, Any]) -> ChatView:
     """
     chat = responses_chat.read_as_chat(kwargs["input"], kwargs.get("instructions"))
 
-    def write(messages: Sequence[Any], kept: Mapping[str, Any]) -> dict[str, Any]:
-        out = dict(kept)
-        out["input"], _ = chat.written(messages)
-        return out
+    def write(messages: Sequence[Any]) -> dict[str, Any]:
+        return {"input": chat.written(messages)[0]}
 
     call = {**kwargs, "messages": chat.messages, "model": _responses_model(kwargs)}
     return ChatView(call, write, OPENAI)

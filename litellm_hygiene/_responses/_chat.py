@@ -13,7 +13,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .._messages import Context, Message
+from .._content import ThinkingContent
+from .._messages import AssistantMessage, Context, Message
 from .._openai._decode import decode_message
 from .._openai._encode import encode_message
 from .._target import TargetModel
@@ -40,10 +41,37 @@ class ResponsesChat:
     def written(self, messages: Sequence[Any]) -> tuple[str | list[dict[str, Any]], Any]:
         """``(input, instructions)`` for the chat messages to send."""
         neutral = tuple(
-            self.read.get(id(message)) or decode_message(message, index)
+            self.read.get(id(message)) or _reasoning_before_each(decode_message(message, index))
             for index, message in enumerate(messages)
         )
         return to_responses(self.context.model_copy(update={"messages": neutral}))
+
+
+def _reasoning_before_each(message: Message) -> Message:
+    """A turn read back from its chat form, each reasoning item before another item.
+
+    The chat form holds a turn's reasoning apart, so a turn a rule changed comes back
+    with all its reasoning first (``[rs, rs, message, call]``), and OpenAI refuses a
+    reasoning item not followed by its item. Each goes before the next other item in
+    turn, as a model writes them (``[rs, message, rs, call]``).
+    """
+    if not isinstance(message, AssistantMessage):
+        return message
+    blocks = message.content
+    thinking = [b for b in blocks if isinstance(b, ThinkingContent)]
+    others = [b for b in blocks if not isinstance(b, ThinkingContent)]
+    if (
+        len(thinking) < 2
+        or len(others) < len(thinking)
+        or blocks[: len(thinking)] != tuple(thinking)
+    ):
+        return message
+    out: list[Any] = []
+    for number, block in enumerate(others):
+        if number < len(thinking):
+            out.append(thinking[number])
+        out.append(block)
+    return message.model_copy(update={"content": tuple(out)})
 
 
 def read_as_chat(input: Any, instructions: Any = None) -> ResponsesChat:

@@ -281,9 +281,9 @@ def _responses(body: Any) -> Iterator[WireProblem]:
             merged[-1][0].extend(calls)
         else:
             merged.append((calls, results))
-    if body.get("previous_response_id"):
-        # The stored response's calls come first, unseen: the outputs before any call
-        # here may answer them.
+    if body.get("previous_response_id") or body.get("conversation"):
+        # The stored response's (or conversation's) calls come first, unseen: the
+        # outputs before any call here may answer them.
         while merged and not merged[0][0]:
             merged.pop(0)
     for problem in _pairing(merged):  # merged positions are not input positions
