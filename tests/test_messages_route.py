@@ -35,11 +35,15 @@ CLAUDE = "anthropic/claude-sonnet-4-5"
 CLAUDE_BEDROCK = "bedrock/us.anthropic.claude-sonnet-4-5-20250929-v1:0"
 DEEPSEEK = "deepseek/deepseek-chat"
 
+GPT = "openai/gpt-4o"
+
 _ROUTES: dict[str, tuple[str, dict[str, str]]] = {
     CLAUDE: ("", {}),
     CLAUDE_BEDROCK: ("", FAKE_AWS),
     DEEPSEEK: ("/anthropic", {}),
+    GPT: ("/v1", {}),
 }
+NATIVE = [CLAUDE, CLAUDE_BEDROCK, DEEPSEEK]
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -134,7 +138,7 @@ def _sent(standin: StandIn) -> dict[str, Any]:
     return request.body
 
 
-@pytest.mark.parametrize("model", sorted(_ROUTES))
+@pytest.mark.parametrize("model", NATIVE)
 async def test_an_interrupted_call_is_answered(standin: StandIn, model: str) -> None:
     before = copy.deepcopy(INTERRUPTED)
     with restored_callbacks(empty=True):
@@ -418,3 +422,20 @@ async def test_a_fallback_hop_after_a_bridged_one_is_transformed() -> None:
     assert sent is not None and sent["messages"] is not INTERRUPTED
     report = hygiene.report_for("two-hops")
     assert report is not None and report.changes == {"tool_pairing": 1}
+
+
+async def test_claude_code_switched_to_gpt_gets_its_interrupted_call_answered(
+    standin: StandIn,
+) -> None:
+    """LiteLLM sends ``/v1/messages`` to OpenAI as an inner Responses call: hygiene acts
+    there, once, and the call's output is in the Responses form."""
+    with restored_callbacks(empty=True):
+        with pytest.raises(BadRequestError, match="No tool output found"):
+            await _send(standin, GPT, INTERRUPTED)
+        hygiene = HygieneCallback(provenance_store="none")
+        litellm.callbacks = [hygiene]
+        response = await _send(standin, GPT, INTERRUPTED)
+    outputs = [i for i in _sent(standin)["input"] if i.get("type") == "function_call_output"]
+    assert [o["call_id"] for o in outputs] == ["toolu_01A"]
+    assert response["content"][0]["text"].startswith("Hello from the litellm-hygiene")
+    assert hygiene.stats["requests"] == 1

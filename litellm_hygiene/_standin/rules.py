@@ -264,11 +264,15 @@ def _responses(body: Any) -> Iterator[WireProblem]:
     for i, item in enumerate(items):
         yield from _responses_ids(item, i)
         kind = item.get("type")
+        model_side = kind == "reasoning" or item.get("role") == "assistant"
         if kind == "function_call":
             turns.append(([item.get("call_id", "")], []))
         elif kind == "function_call_output":
             turns.append(([], [item.get("call_id", "")]))
-        else:
+        elif not (model_side and turns and turns[-1][0]):
+            # The model's text and reasoning after its calls are its one turn: models
+            # write a call, then text (LiteLLM's /v1/messages adapter too), and OpenAI
+            # takes the outputs after both.
             turns.append(([], []))
         if kind == "reasoning":
             following = items[i + 1].get("type") if i + 1 < len(items) else None
