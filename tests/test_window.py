@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from litellm_hygiene import ConfigurationError, SlidingWindow
+from litellm_hygiene._trim._thinking import THINKING_OMITTED, thinking_only, without_thinking
 
 Json = dict[str, Any]
 
@@ -183,3 +184,24 @@ def test_message_objects_are_read_too() -> None:
 def test_bad_limits_are_configuration_errors(args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
     with pytest.raises(ConfigurationError):
         SlidingWindow(*args, **kwargs)
+
+
+def test_thinking_in_a_turns_content_is_dropped_after_a_cut_too() -> None:
+    """A ``/v1/messages`` turn's thinking after its first block sits in its content."""
+    signed = {"type": "thinking", "thinking": "hm", "signature": "c2ln"}
+    turn = {
+        "role": "assistant",
+        "thinking_blocks": [signed],
+        "content": [
+            {"type": "text", "text": "ok"},
+            signed,
+            {"type": "redacted_thinking", "data": "x"},
+        ],
+    }
+    only = {"role": "assistant", "content": [signed]}
+    assert without_thinking(turn) == {
+        "role": "assistant",
+        "content": [{"type": "text", "text": "ok"}],
+    }
+    assert thinking_only(only)
+    assert without_thinking(only) == {"role": "assistant", "content": THINKING_OMITTED}

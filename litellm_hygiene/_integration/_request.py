@@ -244,7 +244,7 @@ def _finish(
     target = conv.ctx.target
     restored = _restore(conv, looked_up, found)
     result = sanitize_read(conv)
-    trim = trim_request(result, kwargs, options, conv.ctx.policy)
+    trim = trim_request(result, kwargs, options, conv.ctx.policy, conv.wire)
     if not result.report.changed and not restored and trim is None:
         return Prepared(target=target, messages=messages, store_error=store_error)
     changes = _count(result.report.changes)

@@ -22,10 +22,12 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from .._errors import ConfigurationError
+from .._openai._wire import OPENAI
 from .._pipeline import context_for, run_rules
 from .._policy import Policy
 from .._rules import RULES, Change
-from .._sanitize import SanitizeResult, read_request, sanitize_for_target
+from .._rules._base import Wire
+from .._sanitize import SanitizeResult, read_request, sanitize_read
 from .._target import TargetModel
 from .._trim import SlidingWindow, drop_thinking_after, fit_to_context
 from ._options import HygieneOptions
@@ -83,10 +85,12 @@ def trim_request(
     kwargs: Mapping[str, Any],
     options: HygieneOptions,
     policy: Policy,
+    wire: Wire = OPENAI,
 ) -> TrimOutcome | None:
     """Apply the configured window and fit to a sanitized request.
 
-    Returns ``None`` when nothing was left out.
+    Returns ``None`` when nothing was left out. ``wire``: the shape the messages were
+    read in (the rules run again on what is kept, with the same wire facts).
 
     Raises:
         litellm.ContextWindowExceededError: ``fit_to_context`` is on and even the
@@ -98,12 +102,12 @@ def trim_request(
     target = sanitized.target
     outcome = TrimOutcome(messages=list(sanitized.messages))
     if window is not None:
-        _apply_window(outcome, window, kwargs, target, policy)
+        _apply_window(outcome, window, target, policy, wire)
     if options.fit_to_context:
         _apply_fit(outcome, kwargs, target, options)
     if not outcome.removed:
         return None
-    _settle(outcome, target, policy, sanitized.params)
+    _settle(outcome, target, policy, sanitized.params, wire)
     return outcome
 
 
@@ -112,7 +116,11 @@ _PARAMETER_RULES: Final = tuple(rule for rule in RULES if rule.params)
 
 
 def _settle(
-    outcome: TrimOutcome, target: TargetModel, policy: Policy, params: Mapping[str, Any]
+    outcome: TrimOutcome,
+    target: TargetModel,
+    policy: Policy,
+    params: Mapping[str, Any],
+    wire: Wire,
 ) -> None:
     """The parameter rules, once more, on what is sent: the parameters are decided on it.
 
@@ -120,7 +128,7 @@ def _settle(
     request had (stamps restored from the store ride on its slots, not on what is
     sent), and the window and the fit keep them valid.
     """
-    conv = read_request(outcome.messages, context_for(target, policy), params)
+    conv = read_request(outcome.messages, context_for(target, policy), params, wire)
     settled, changes = run_rules(conv, _PARAMETER_RULES)
     outcome.drop_params = settled.dropped_params(params)
     _add_changes(outcome, changes)
@@ -136,9 +144,9 @@ def _add_changes(outcome: TrimOutcome, changes: Sequence[Change]) -> None:
 def _apply_window(
     outcome: TrimOutcome,
     window: SlidingWindow,
-    kwargs: Mapping[str, Any],
     target: TargetModel,
     policy: Policy,
+    wire: Wire,
 ) -> None:
     current = outcome.messages
     kept = window.select(current)
@@ -146,13 +154,7 @@ def _apply_window(
         return
     first_cut = next(i for i, k in enumerate([*kept, len(current)]) if i != k)
     dropped = drop_thinking_after(current, kept, first_cut)
-    tools = kwargs.get("tools")
-    again = sanitize_for_target(
-        dropped.messages,
-        target,
-        tools=tools if isinstance(tools, list) else None,
-        policy=policy,
-    )
+    again = sanitize_read(read_request(dropped.messages, context_for(target, policy), None, wire))
     outcome.messages = list(again.messages)
     outcome.removed += len(current) - len(kept)
     outcome.thinking_dropped += dropped.dropped

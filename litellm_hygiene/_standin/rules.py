@@ -257,30 +257,14 @@ def _responses_ids(item: dict[str, Any], i: int) -> Iterator[WireProblem]:
 
 
 def _responses(body: Any) -> Iterator[WireProblem]:
-    turns: list[tuple[list[str], list[str]]] = []
     items = body.get("input", [])
     if isinstance(items, str):
         return  # a plain prompt: one user message
     for i, item in enumerate(items):
         yield from _responses_ids(item, i)
-        kind = item.get("type")
-        model_side = kind == "reasoning" or item.get("role") == "assistant"
-        if kind == "function_call":
-            turns.append(([item.get("call_id", "")], []))
-        elif kind == "function_call_output":
-            turns.append(([], [item.get("call_id", "")]))
-        elif not (model_side and turns and turns[-1][0]):
-            # The model's text and reasoning after its calls are its one turn: models
-            # write a call, then text (LiteLLM's /v1/messages adapter too), and OpenAI
-            # takes the outputs after both.
-            turns.append(([], []))
-        if kind == "reasoning":
-            following = items[i + 1].get("type") if i + 1 < len(items) else None
-            if following not in ("function_call", "message"):
-                text = f"input[{i}] reasoning item without its following item"
-                yield WireProblem("lone_reasoning", text, i, None, str(item.get("id", "")))
+    yield from _lone_reasoning(items)
     merged: list[tuple[list[str], list[str]]] = []
-    for calls, results in turns:  # parallel calls are consecutive items
+    for calls, results in _responses_turns(items):  # parallel calls are consecutive items
         if merged and calls and merged[-1][0] and not merged[-1][1]:
             merged[-1][0].extend(calls)
         else:
@@ -292,6 +276,36 @@ def _responses(body: Any) -> Iterator[WireProblem]:
             merged.pop(0)
     for problem in _pairing(merged):  # merged positions are not input positions
         yield WireProblem(problem.kind, problem.text, subject=problem.subject)
+
+
+def _responses_turns(items: list[Any]) -> list[tuple[list[str], list[str]]]:
+    """Each item's calls and outputs, as turns.
+
+    The model's text and reasoning after its calls count in their turn: models write a
+    call, then text (LiteLLM's /v1/messages adapter too), and OpenAI takes the outputs
+    after both.
+    """
+    turns: list[tuple[list[str], list[str]]] = []
+    for item in items:
+        kind = item.get("type")
+        model_side = kind == "reasoning" or item.get("role") == "assistant"
+        if kind == "function_call":
+            turns.append(([item.get("call_id", "")], []))
+        elif kind == "function_call_output":
+            turns.append(([], [item.get("call_id", "")]))
+        elif not (model_side and turns and turns[-1][0]):
+            turns.append(([], []))
+    return turns
+
+
+def _lone_reasoning(items: list[Any]) -> Iterator[WireProblem]:
+    for i, item in enumerate(items):
+        if item.get("type") != "reasoning":
+            continue
+        following = items[i + 1].get("type") if i + 1 < len(items) else None
+        if following not in ("function_call", "message"):
+            text = f"input[{i}] reasoning item without its following item"
+            yield WireProblem("lone_reasoning", text, i, None, str(item.get("id", "")))
 
 
 _CHECKS: dict[WireApi, Callable[[Any], Iterator[WireProblem]]] = {

@@ -44,14 +44,36 @@ def _get(message: Any, key: str) -> Any:
     return message.get(key) if isinstance(message, Mapping) else getattr(message, key, None)
 
 
+_THINKING_PARTS = frozenset({"thinking", "redacted_thinking"})
+"""Content parts that are thinking: where a ``/v1/messages`` turn's thinking after its
+first other block sits in its chat form (``_anthropic._decode``)."""
+
+
+def _is_thinking_part(part: Any) -> bool:
+    return isinstance(part, Mapping) and part.get("type") in _THINKING_PARTS
+
+
 def _has_thinking(message: Any) -> bool:
-    return role_of(message) == "assistant" and bool(_get(message, THINKING_KEY))
+    if role_of(message) != "assistant":
+        return False
+    content = _get(message, "content")
+    parts = isinstance(content, list) and any(map(_is_thinking_part, content))
+    return bool(_get(message, THINKING_KEY)) or parts
+
+
+def _rest_of_content(content: Any) -> Any:
+    """``content`` without its thinking parts (a string, or none, as it is)."""
+    if not isinstance(content, list):
+        return content
+    return [part for part in content if not _is_thinking_part(part)]
 
 
 def thinking_only(message: Any) -> bool:
     """An assistant turn with thinking and neither text nor calls (a turn cut short)."""
-    return _has_thinking(message) and not any(
-        _get(message, key) for key in ("content", "tool_calls", "function_call")
+    return _has_thinking(message) and not (
+        _rest_of_content(_get(message, "content"))
+        or _get(message, "tool_calls")
+        or _get(message, "function_call")
     )
 
 
@@ -59,6 +81,8 @@ def without_thinking(message: Any) -> dict[str, Any]:
     """The turn without its thinking; :data:`THINKING_OMITTED` if nothing else is left."""
     data = dict(message) if isinstance(message, Mapping) else message.model_dump()
     data.pop(THINKING_KEY, None)
+    if isinstance(data.get("content"), list):
+        data["content"] = _rest_of_content(data["content"])
     if thinking_only(message):
         data["content"] = THINKING_OMITTED
     return data
