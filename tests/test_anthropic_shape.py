@@ -22,6 +22,8 @@ from litellm_hygiene import (
     context_to_json,
 )
 from litellm_hygiene._anthropic import from_anthropic, to_anthropic
+from litellm_hygiene._anthropic._chat import read_as_chat
+from litellm_hygiene._anthropic._decode import ABSENT
 from litellm_hygiene._openai._decode import decode_message
 from litellm_hygiene._openai._encode import encode_message
 
@@ -297,3 +299,31 @@ def test_a_system_message_between_messages_joins_the_system_prompt() -> None:
         {"type": "text", "text": "Be brief."},
         {"type": "text", "text": "[earlier turns left out]"},
     ]
+
+
+@SETTINGS
+@given(anthropic_requests())
+def test_the_quick_chat_form_is_the_decoded_ones(request: tuple[list[dict[str, Any]], Any]) -> None:
+    """The chat form written straight from the wire equals the decoded one's encoding,
+    and whatever the rules change, the request written back is the same either way."""
+    messages, system = request
+    quick = read_as_chat(messages, ABSENT if system is None else system)
+    long_way = [encode_message(m) for m in from_anthropic(messages, system).messages]
+    assert quick.messages == long_way
+    assert quick.written(quick.messages) == (messages, system)
+    # Chat messages a rule rewrote (read back without their place) and ones it kept.
+    rewritten = [dict(m) if n % 2 else m for n, m in enumerate(quick.messages)]
+    assert quick.written(rewritten) == to_anthropic(
+        Context(
+            messages=tuple(
+                m if n % 2 == 0 else decode_message(encode_message(m), n)
+                for n, m in enumerate(from_anthropic(messages, system).messages)
+            )
+        )
+    )
+
+
+def test_claude_codes_plain_messages_are_read_without_decoding() -> None:
+    chat = read_as_chat(CLAUDE_CODE, SYSTEM)
+    assert not chat.read  # every message went the quick way
+    assert len(chat.origin) == len(chat.messages)

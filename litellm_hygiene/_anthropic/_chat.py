@@ -17,8 +17,9 @@ from .._messages import Context, Message
 from .._openai._decode import decode_message
 from .._openai._encode import encode_message
 from .._target import TargetModel
-from ._decode import ABSENT, from_anthropic
+from ._decode import ABSENT, SYSTEM_INDEX, decode_system, decode_turn
 from ._encode import to_anthropic
+from ._quick import quick_chat
 
 __all__ = ["AnthropicChat", "native_model", "read_as_chat"]
 
@@ -29,37 +30,73 @@ class AnthropicChat:
 
     Attributes:
         messages: Each neutral message's chat form, ``system`` first when given.
-        read: Each chat message's neutral message, by the chat message's identity.
+        read: The neutral message of each chat message read the long way, by the chat
+            message's identity.
+        origin: Where each chat message written straight from the wire came from, by
+            its identity: the wire message's index (``SYSTEM_INDEX`` for ``system``) and
+            its place among that message's neutral messages. Decoded only if written.
+        wire: The request's ``messages`` and ``system``.
     """
 
     messages: list[dict[str, Any]]
     read: Mapping[int, Message]
+    origin: Mapping[int, tuple[int, int]]
+    wire: tuple[Sequence[Any], Any]
 
     def written(self, messages: Sequence[Any]) -> tuple[list[dict[str, Any]], Any]:
         """``(messages, system)`` in Anthropic's form for the chat messages to send.
 
-        ``system`` is ``None`` when the messages open with no system message.
-
-        Raises:
-            HygieneError: A system message after the first message.
+        ``system`` is ``None`` when the messages hold no system message.
         """
-        neutral = [
-            self.read.get(id(message)) or decode_message(message, index)
-            for index, message in enumerate(messages)
-        ]
+        decoded: dict[int, list[Message]] = {}
+        neutral = [self._neutral(message, index, decoded) for index, message in enumerate(messages)]
         return to_anthropic(Context(messages=tuple(neutral)))
+
+    def _neutral(self, message: Any, index: int, decoded: dict[int, list[Message]]) -> Message:
+        found = self.read.get(id(message))
+        if found is not None:
+            return found
+        place = self.origin.get(id(message))
+        if place is None:
+            return decode_message(message, index)  # a message a rule wrote
+        at, number = place
+        turn = decoded.get(at)
+        if turn is None:
+            wire, system = self.wire
+            turn = decoded[at] = (
+                [decode_system(system)] if at == SYSTEM_INDEX else decode_turn(wire[at], at)
+            )
+        return turn[number]
 
 
 def read_as_chat(messages: Sequence[Any], system: Any = ABSENT) -> AnthropicChat:
     """Read an Anthropic Messages request's ``messages`` and ``system`` as chat messages.
 
+    The plain messages Claude Code sends are written in their chat form straight from the
+    wire (``_quick``); the others are decoded, and their chat form encoded from that.
+
     Raises:
         InvalidMessageError: A message, or ``system``, cannot be read.
     """
-    context = from_anthropic(messages, system)
-    chat = [encode_message(message) for message in context.messages]
-    read = {id(raw): message for raw, message in zip(chat, context.messages, strict=True)}
-    return AnthropicChat(chat, read)
+    has_system = system is not ABSENT and system is not None
+    chat: list[dict[str, Any]] = []
+    read: dict[int, Message] = {}
+    origin: dict[int, tuple[int, int]] = {}
+    places = ([SYSTEM_INDEX] if has_system else []) + list(range(len(messages)))
+    for at, quick in zip(places, quick_chat(messages, system, has_system), strict=True):
+        if quick is None:
+            neutral: list[Message] = (
+                [decode_system(system)] if at == SYSTEM_INDEX else decode_turn(messages[at], at)
+            )
+            for message in neutral:
+                raw = encode_message(message)
+                read[id(raw)] = message
+                chat.append(raw)
+            continue
+        for number, raw in enumerate(quick if isinstance(quick, list) else [quick]):
+            origin[id(raw)] = (at, number)
+            chat.append(raw)
+    return AnthropicChat(chat, read, origin, (messages, system))
 
 
 def native_model(model: str, target: TargetModel) -> str:

@@ -44,7 +44,14 @@ from .._messages import (
 from .._openai._json import copy_dict, copy_json
 from .._openai._tools import split_id
 
-__all__ = ["MESSAGE_KEYS", "SYSTEM_INDEX", "decode_assistant_turn", "from_anthropic"]
+__all__ = [
+    "MESSAGE_KEYS",
+    "SYSTEM_INDEX",
+    "decode_assistant_turn",
+    "decode_system",
+    "decode_turn",
+    "from_anthropic",
+]
 
 SYSTEM_INDEX: Final = -1
 """The index :class:`InvalidMessageError` gives ``system``, which is not a message."""
@@ -337,6 +344,32 @@ def _system(system: Any) -> SystemMessage:
     return construct_unchecked(SystemMessage, content=tuple(blocks), content_form="list")
 
 
+def decode_system(system: Any) -> SystemMessage:
+    """``system`` (a string or a list of blocks) as the leading system message.
+
+    Raises:
+        InvalidMessageError: ``system`` cannot be read (index ``SYSTEM_INDEX``).
+    """
+    return _system(system)
+
+
+def decode_turn(msg: Any, index: int) -> list[Message]:
+    """One wire message's neutral messages (a user message's results each its own).
+
+    Raises:
+        InvalidMessageError: The message cannot be read.
+    """
+    if not isinstance(msg, dict):
+        raise InvalidMessageError(index, "", f"expected a message object, got {_kind(msg)}")
+    role = msg.get("role")
+    if role == "user":
+        return _user_turn(msg, index)
+    if role == "assistant":
+        return [decode_assistant_turn(msg, index)]
+    # The role's value is the client's: never echoed.
+    raise InvalidMessageError(index, "role", "expected 'user' or 'assistant'")
+
+
 def from_anthropic(messages: Sequence[Any], system: Any = ABSENT) -> Context:
     """Decode an Anthropic Messages request's ``messages`` and ``system``.
 
@@ -347,16 +380,7 @@ def from_anthropic(messages: Sequence[Any], system: Any = ABSENT) -> Context:
     if system is not ABSENT and system is not None:
         out.append(_system(system))
     for index, msg in enumerate(messages):
-        if not isinstance(msg, dict):
-            raise InvalidMessageError(index, "", f"expected a message object, got {_kind(msg)}")
-        role = msg.get("role")
-        if role == "user":
-            out += _user_turn(msg, index)
-        elif role == "assistant":
-            out.append(decode_assistant_turn(msg, index))
-        else:
-            # The role's value is the client's: never echoed.
-            raise InvalidMessageError(index, "role", "expected 'user' or 'assistant'")
+        out += decode_turn(msg, index)
     return construct_unchecked(Context, messages=tuple(out))
 
 
