@@ -33,6 +33,7 @@ from litellm_hygiene._openai._encode import encode_message
 from litellm_hygiene._openai._facts import read_facts, wire_plan
 from litellm_hygiene._pipeline import transform_messages
 from litellm_hygiene._responses import from_responses, to_responses
+from litellm_hygiene._responses._chat import read_as_chat
 from litellm_hygiene._rules.tool_pairing import NO_RESULT_TEXT
 from litellm_hygiene._target import resolve_target
 
@@ -857,3 +858,102 @@ def test_a_signature_in_a_calls_provider_fields_is_read_as_in_chat() -> None:
     assert isinstance(call, ToolCall)
     assert call.thought_signature == signature
     assert call.signature_sites == ("provider_specific_fields",)
+
+
+@SETTINGS
+@given(requests)
+def test_the_quick_chat_form_is_the_decoded_ones(request: tuple[Any, Any]) -> None:
+    """Where the request is read straight from the wire, its chat form equals the decoded
+    one's encoding, and the request written back is the same either way."""
+    items, instructions = request
+    chat = read_as_chat(items, instructions)
+    if chat.spans:
+        long_way = from_responses(items, instructions)
+        assert chat.messages == [encode_message(m) for m in long_way.messages]
+    assert chat.written(chat.messages) == (items, instructions)
+
+
+def test_a_codex_sessions_plain_items_are_read_without_decoding() -> None:
+    items = [
+        {"type": "message", "role": "user", "content": [{"type": "input_text", "text": "go"}]},
+        {"role": "user", "content": "short form"},
+        {"type": "reasoning", "id": "rs_1", "summary": [], "encrypted_content": "gAAA"},
+        {
+            "type": "function_call",
+            "id": "fc_1",
+            "call_id": "call_1",
+            "name": "f",
+            "arguments": "{}",
+        },
+        {"type": "function_call_output", "call_id": "call_1", "output": "ok"},
+        {
+            "type": "message",
+            "role": "assistant",
+            "id": "msg_1",
+            "status": "completed",
+            "content": [{"type": "output_text", "text": "done", "annotations": []}],
+        },
+    ]
+    chat = read_as_chat(items, "Be brief.")
+    assert not chat.read and len(chat.spans) == 5
+    assert chat.written(chat.messages) == (items, "Be brief.")
+
+
+@st.composite
+def codex_sessions(draw: Any) -> tuple[list[dict[str, Any]], Any]:
+    """Codex's own items (the quick way's), and now and then one that is not quite."""
+    items: list[dict[str, Any]] = []
+    for turn in range(draw(st.integers(1, 4))):
+        role = draw(st.sampled_from(["user", "user", "developer"]))
+        text = draw(st.sampled_from(["go", "", "ünïcode"]))
+        if draw(st.booleans()):
+            items.append({"role": role, "content": text})
+        else:
+            parts = [{"type": "input_text", "text": text}]
+            items.append({"type": "message", "role": role, "content": parts})
+        reasoning: dict[str, Any] = {"type": "reasoning"}
+        if draw(st.booleans()):
+            reasoning["id"] = f"rs_{turn}"
+        summary = draw(st.sampled_from([[], ["plan"], ["a", "b"]]))
+        reasoning["summary"] = [{"type": "summary_text", "text": t} for t in summary]
+        if draw(st.booleans()):
+            reasoning["encrypted_content"] = "gAAAA" + str(turn)
+        items.append(reasoning)
+        call_id = f"call_{turn}"
+        call: dict[str, Any] = {"type": "function_call", "call_id": call_id}
+        call |= {"name": "shell", "arguments": draw(st.sampled_from(["{}", '{"a": 1}', "{bad"]))}
+        if draw(st.booleans()):
+            call["id"] = f"fc_{turn}"
+        if draw(st.booleans()):
+            call["status"] = "completed"
+        if draw(st.integers(0, 9)) == 0:  # almost: what the quick way leaves to the long one
+            call["provider_specific_fields"] = {"thought_signature": "c2ln"}
+        items.append(call)
+        output: dict[str, Any] = {"type": "function_call_output", "call_id": call_id}
+        output["output"] = draw(st.sampled_from(["ok", ""]))
+        if draw(st.booleans()):
+            output["status"] = "completed"
+        items.append(output)
+        if draw(st.booleans()):
+            part = {"type": "output_text", "text": "done", "annotations": []}
+            message = {"type": "message", "role": "assistant", "content": [part]}
+            if draw(st.booleans()):
+                message |= {"id": f"msg_{turn}", "status": "completed"}
+            items.append(message)
+    return items, draw(
+        st.sampled_from([None, "Be brief.", [{"role": "developer", "content": "x"}]])
+    )
+
+
+@SETTINGS
+@given(codex_sessions())
+def test_the_quick_way_reads_codex_sessions_as_the_long_way_does(
+    request: tuple[list[dict[str, Any]], Any],
+) -> None:
+    items, instructions = request
+    chat = read_as_chat(items, instructions)
+    long_way = from_responses(items, instructions)
+    assert chat.messages == [encode_message(m) for m in long_way.messages]
+    assert chat.written(chat.messages) == (items, instructions)
+    rewritten = [dict(m) for m in chat.messages]  # as if a rule wrote each anew
+    assert read_as_chat(*chat.written(rewritten)).messages == chat.messages

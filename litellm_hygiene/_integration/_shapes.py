@@ -17,7 +17,6 @@ from typing import Any
 from .._anthropic import _chat as anthropic_chat
 from .._anthropic._decode import ABSENT, decode_assistant_turn
 from .._anthropic._wire import ANTHROPIC_NATIVE
-from .._messages import AssistantMessage
 from .._openai._encode import encode_message
 from .._openai._wire import OPENAI
 from .._responses import _chat as responses_chat
@@ -161,5 +160,5 @@ def responses_answer(response: Any) -> list[Any]:
     output = getattr(response, "output", output)
     if not isinstance(output, list):
         return _chat_messages(response)
-    context = responses_chat.read_as_chat(output).context
-    return [encode_message(m) for m in context.messages if isinstance(m, AssistantMessage)]
+    chat = responses_chat.read_as_chat(output).messages
+    return [message for message in chat if message.get("role") == "assistant"]

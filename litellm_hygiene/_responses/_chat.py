@@ -20,6 +20,7 @@ from .._openai._encode import encode_message
 from .._target import TargetModel
 from ._decode import from_responses
 from ._encode import to_responses
+from ._quick import quick_items
 
 __all__ = ["ResponsesChat", "native_model", "read_as_chat"]
 
@@ -30,21 +31,34 @@ class ResponsesChat:
 
     Attributes:
         messages: Each neutral message's chat form.
-        read: Each chat message's neutral message, by the chat message's identity.
-        context: The request as read (its ``instructions`` and ``input`` form).
+        read: Each chat message's neutral message, by the chat message's identity
+            (a request read the long way).
+        spans: The items each chat message was written from, by its identity (a
+            request read the quick way: decoded only if written back).
+        context: The request as read, its messages left out when read the quick way
+            (its ``instructions`` and ``input`` form).
+        items: The request's ``input``.
     """
 
     messages: list[dict[str, Any]]
     read: Mapping[int, Message]
+    spans: Mapping[int, tuple[int, int]]
     context: Context
+    items: Any
 
     def written(self, messages: Sequence[Any]) -> tuple[str | list[dict[str, Any]], Any]:
         """``(input, instructions)`` for the chat messages to send."""
-        neutral = tuple(
-            self.read.get(id(message)) or _reasoning_before_each(decode_message(message, index))
-            for index, message in enumerate(messages)
-        )
+        neutral = tuple(self._neutral(message, index) for index, message in enumerate(messages))
         return to_responses(self.context.model_copy(update={"messages": neutral}))
+
+    def _neutral(self, message: Any, index: int) -> Message:
+        found = self.read.get(id(message))
+        if found is not None:
+            return found
+        span = self.spans.get(id(message))
+        if span is not None:  # one neutral message, whatever the items it spans
+            return from_responses(self.items[span[0] : span[1]]).messages[0]
+        return _reasoning_before_each(decode_message(message, index))
 
 
 def _reasoning_before_each(message: Message) -> Message:
@@ -77,14 +91,24 @@ def _reasoning_before_each(message: Message) -> Message:
 def read_as_chat(input: Any, instructions: Any = None) -> ResponsesChat:
     """Read a Responses request's ``input`` and ``instructions`` as chat messages.
 
+    The plain items Codex sends are written in their chat form straight from the wire
+    (``_quick``); a request holding anything else is decoded, and its chat form encoded
+    from that.
+
     Raises:
         InvalidMessageError: An item cannot be read.
         ConfigurationError: ``input`` or ``instructions`` is of no form the shape has.
     """
+    quick = quick_items(input) if isinstance(input, list) else None
+    if quick is not None:
+        shell = from_responses([], instructions)  # the request's own fields, no message
+        chat = [raw for raw, _ in quick]
+        spans = {id(raw): span for raw, span in quick}
+        return ResponsesChat(chat, {}, spans, shell, input)
     context = from_responses(input, instructions)
     chat = [encode_message(message) for message in context.messages]
     read = {id(raw): message for raw, message in zip(chat, context.messages, strict=True)}
-    return ResponsesChat(chat, read, context)
+    return ResponsesChat(chat, read, {}, context, input)
 
 
 def native_model(model: str, target: TargetModel) -> str:

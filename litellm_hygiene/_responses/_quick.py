@@ -1,0 +1,198 @@
+"""The chat form of the Responses items Codex sends, without the neutral model.
+
+As ``_anthropic._quick`` does for Claude Code: most of a Codex request is a few kinds of
+plain items (user messages of text, reasoning with a summary and encrypted content,
+function calls, their text outputs, assistant messages of text). Their chat form is
+written here straight from the wire, and a request the rules leave alone is never
+decoded. A request holding anything else goes the long way, whole.
+``tests/test_responses_shape.py`` holds the two equal.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Final, TypeGuard
+
+from .._openai._tools import THOUGHT_SEPARATOR
+
+__all__ = ["quick_items"]
+
+_MESSAGE_KEYS: Final = frozenset({"type", "role", "content"})
+_REASONING_KEYS: Final = frozenset({"type", "id", "summary", "encrypted_content"})
+_CALL_KEYS: Final = frozenset({"type", "id", "call_id", "name", "arguments", "status"})
+_OUTPUT_KEYS: Final = frozenset({"type", "id", "call_id", "output", "status"})
+_ASSISTANT_KEYS: Final = frozenset({"type", "role", "id", "status", "content"})
+_OUTPUT_TEXT_KEYS: Final = frozenset({"type", "text", "annotations"})
+_SIDES: Final = frozenset({"user", "system", "developer"})
+
+Span = tuple[int, int]
+"""The items a chat message was read from: ``input[start:stop]``."""
+
+
+def _str(value: Any) -> TypeGuard[str]:
+    return type(value) is str
+
+
+def _input_texts(content: Any) -> list[dict[str, Any]] | None:
+    if type(content) is not list:
+        return None
+    parts: list[dict[str, Any]] = []
+    for part in content:
+        if type(part) is not dict or part.keys() != {"type", "text"}:
+            return None
+        if part["type"] != "input_text" or not _str(part["text"]):
+            return None
+        parts.append({"type": "text", "text": part["text"]})
+    return parts
+
+
+def _message(item: dict[str, Any]) -> dict[str, Any] | None:
+    """A user, system or developer message of text: its chat message."""
+    if not _MESSAGE_KEYS.issuperset(item) or item.get("role") not in _SIDES:
+        return None
+    if "type" in item and item["type"] != "message":
+        return None
+    content = item.get("content")
+    if not _str(content):
+        content = _input_texts(content)
+        if content is None:
+            return None
+    out: dict[str, Any] = {"type": "message"} if "type" in item else {}
+    out["role"] = item["role"]
+    out["content"] = content
+    return out
+
+
+def _reasoning(item: dict[str, Any]) -> dict[str, Any] | None:
+    """A reasoning item of summary texts: its ``reasoning_items`` entry (itself)."""
+    if not _REASONING_KEYS.issuperset(item) or "summary" not in item:
+        return None
+    if "id" in item and not _str(item["id"]):
+        return None
+    if "encrypted_content" in item and not _str(item["encrypted_content"]):
+        return None
+    summary = item["summary"]
+    if type(summary) is not list:
+        return None
+    for entry in summary:
+        if type(entry) is not dict or entry.keys() != {"type", "text"}:
+            return None
+        if entry["type"] != "summary_text" or not _str(entry["text"]):
+            return None
+    return item
+
+
+def _call(item: dict[str, Any]) -> dict[str, Any] | None:
+    if not _CALL_KEYS.issuperset(item):
+        return None
+    call_id, name, arguments = item.get("call_id"), item.get("name"), item.get("arguments")
+    if not (_str(call_id) and _str(name) and _str(arguments)):
+        return None
+    if THOUGHT_SEPARATOR in call_id or any(
+        key in item and not _str(item[key]) for key in ("id", "status")
+    ):
+        return None
+    return {"id": call_id, "type": "function", "function": {"name": name, "arguments": arguments}}
+
+
+def _assistant_texts(item: dict[str, Any]) -> list[dict[str, Any]] | None:
+    """An assistant message's ``output_text`` parts as chat text parts."""
+    if not _ASSISTANT_KEYS.issuperset(item) or item.get("type", "message") != "message":
+        return None
+    if any(key in item and not _str(item[key]) for key in ("id", "status")):
+        return None
+    content = item.get("content")
+    if type(content) is not list or not content:
+        return None
+    parts: list[dict[str, Any]] = []
+    for part in content:
+        if type(part) is not dict or not _OUTPUT_TEXT_KEYS.issuperset(part):
+            return None
+        if part.get("type") != "output_text" or not _str(part.get("text")):
+            return None
+        text = {k: v for k, v in part.items() if k not in ("type", "text")}
+        text["type"] = "text"
+        text["text"] = part["text"]
+        parts.append(text)
+    return parts
+
+
+def _output(item: dict[str, Any]) -> dict[str, Any] | None:
+    if not _OUTPUT_KEYS.issuperset(item):
+        return None
+    call_id, output = item.get("call_id"), item.get("output")
+    if not (_str(call_id) and _str(output)) or THOUGHT_SEPARATOR in call_id:
+        return None
+    out: dict[str, Any] = {k: item[k] for k in ("id", "status") if k in item}
+    out["role"] = "tool"
+    out["tool_call_id"] = call_id
+    out["content"] = output
+    return out
+
+
+class _Turn:
+    """An assistant turn being gathered from consecutive model-side items."""
+
+    def __init__(self, start: int) -> None:
+        self.start = start
+        self.reasoning: list[dict[str, Any]] = []
+        self.parts: list[dict[str, Any]] = []
+        self.calls: list[dict[str, Any]] = []
+
+    def add(self, item: dict[str, Any], kind: Any) -> bool:
+        """Take a model-side item; ``False`` when it is not one this module reads."""
+        if kind == "reasoning":
+            entry = _reasoning(item)
+            target = self.reasoning
+        elif kind == "function_call":
+            entry = _call(item)
+            target = self.calls
+        else:
+            parts = _assistant_texts(item)
+            if parts is None:
+                return False
+            self.parts += parts
+            return True
+        if entry is None:
+            return False
+        target.append(entry)
+        return True
+
+    def chat(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"role": "assistant"}
+        if self.reasoning:
+            out["reasoning_items"] = self.reasoning
+        if self.calls:
+            out["tool_calls"] = self.calls
+        out["content"] = self.parts or None
+        return out
+
+
+def quick_items(items: Sequence[Any]) -> list[tuple[dict[str, Any], Span]] | None:
+    """Each chat message of ``items`` with the items it was read from.
+
+    ``None`` when an item is of a kind or form this module does not read: the whole
+    request then goes the long way.
+    """
+    out: list[tuple[dict[str, Any], Span]] = []
+    turn: _Turn | None = None
+    for index, item in enumerate(items):
+        if type(item) is not dict:
+            return None
+        kind = item.get("type")
+        model_side = kind in ("reasoning", "function_call") or item.get("role") == "assistant"
+        if model_side:
+            turn = turn or _Turn(index)
+            if not turn.add(item, kind):
+                return None
+            continue
+        if turn is not None:
+            out.append((turn.chat(), (turn.start, index)))
+            turn = None
+        chat = _output(item) if kind == "function_call_output" else _message(item)
+        if chat is None:
+            return None
+        out.append((chat, (index, index + 1)))
+    if turn is not None:
+        out.append((turn.chat(), (turn.start, len(items))))
+    return out
