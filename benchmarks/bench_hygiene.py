@@ -32,6 +32,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from machine import describe
 from transcripts import (
     MODELS,
+    REAL_CASES,
     SANITIZE_CASES,
     Source,
     agent_transcript,
@@ -55,7 +56,7 @@ PER_MESSAGE_GROWTH = 1.25
 # (label, source, stamped, target, target ratio)
 CASES: list[tuple[str, Source, bool, str, float]] = [
     (label, source, stamped, target, SAME_MODEL if source == target else CROSS_MODEL)
-    for label, source, stamped, target in SANITIZE_CASES
+    for label, source, stamped, target in [*SANITIZE_CASES, *REAL_CASES]
 ]
 
 
@@ -114,7 +115,8 @@ def measure(
 ) -> tuple[int, float, float, float, float | None]:
     """(messages, ratio to deepcopy, seconds per call, deepcopy's seconds, the floor's
     ratio to deepcopy or ``None``) of one case."""
-    messages = agent_transcript(exchanges, source=source, stamp=stamp)
+    real = label.startswith("real-shaped")
+    messages = agent_transcript(exchanges, source=source, stamp=stamp, real=real)
     resolved = resolve_target(MODELS[target])
     number = max(1, 4000 // len(messages))
     result, seconds, copying = paired_ratio(
@@ -143,6 +145,7 @@ def sanitize_responses(items: Any, instructions: Any, target: TargetModel) -> An
 SHAPE_CASES: list[tuple[str, str, Source, str, float]] = [
     ("claude code, same claude", "messages", "claude", "anthropic/claude-sonnet-4-5", SAME_MODEL),
     ("claude code -> bedrock claude", "messages", "claude", BEDROCK_CLAUDE, SAME_MODEL),
+    ("claude code (real-shaped)", "messages", "claude", "anthropic/claude-sonnet-4-5", SAME_MODEL),
     ("codex, same gpt", "responses", "gpt", "openai/responses/gpt-4o", SAME_MODEL),
     ("gemini session -> codex gpt", "responses", "gemini", "openai/responses/gpt-4o", CROSS_MODEL),
 ]
@@ -151,11 +154,11 @@ Claude on Bedrock reached natively is Anthropic's protocol, so its case is same-
 
 
 def measure_shape(
-    shape: str, source: Source, model: str, exchanges: int
+    label: str, shape: str, source: Source, model: str, exchanges: int
 ) -> tuple[int, float, float]:
     """(items, ratio to deepcopy, seconds per call) of one request-shape case."""
     if shape == "messages":
-        messages, system = claude_code_request(exchanges)
+        messages, system = claude_code_request(exchanges, real="real-shaped" in label)
         request: Any = (messages, system)
 
         def run() -> Any:
@@ -208,7 +211,7 @@ def main(sizes: list[int]) -> None:
     print(f"\n{header} {'ratio':>7} {'target':>7}")
     for label, shape, source, model, goal in SHAPE_CASES:
         for exchanges in sizes:
-            count, result, seconds = measure_shape(shape, source, model, exchanges)
+            count, result, seconds = measure_shape(label, shape, source, model, exchanges)
             mark = "" if result <= goal else "  missed"
             print(
                 f"{label:<32} {exchanges:>5} {count:>6} {seconds * 1e3:8.2f}"

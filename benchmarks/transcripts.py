@@ -14,6 +14,8 @@ Deterministic: the same arguments give the same messages.
 
 from __future__ import annotations
 
+import base64
+import hashlib
 from typing import Any, Literal
 
 from litellm_hygiene import STAMP_KEY, from_openai
@@ -22,6 +24,7 @@ from litellm_hygiene._responses import to_responses
 
 __all__ = [
     "MODELS",
+    "REAL_CASES",
     "SANITIZE_CASES",
     "Source",
     "agent_transcript",
@@ -45,6 +48,14 @@ MODELS = {
     "mistral": "mistral/mistral-large-latest",
 }
 """The model string of each source, and of Mistral (a target only)."""
+
+REAL_CASES: list[tuple[str, Source, bool, str]] = [
+    ("real-shaped claude, unstamped", "claude", False, "claude"),
+    ("real-shaped claude, stamped", "claude", True, "claude"),
+    ("real-shaped claude -> gpt", "claude", True, "gpt"),
+    ("real-shaped claude -> mistral", "claude", True, "mistral"),
+]
+"""Cases on transcripts shaped like recorded sessions (``agent_transcript(real=True)``)."""
 
 SANITIZE_CASES: list[tuple[str, Source, bool, str]] = [
     ("same-model claude, unstamped", "claude", False, "claude"),
@@ -86,6 +97,18 @@ def _call(source: Source, n: int, k: int) -> dict[str, Any]:
     return call
 
 
+REAL_SIGNATURE_CHARS = 736
+"""The median length of the Claude thinking signatures recorded in ``../shared/corpus``
+(5 to 1,364 characters there); the synthetic transcripts' own are 240."""
+
+
+def _real_signature(n: int) -> str:
+    """A signature of real length, one per turn (real ones differ on every turn)."""
+    seed = hashlib.sha256(f"turn {n}".encode()).digest()
+    raw = (seed * (REAL_SIGNATURE_CHARS // len(seed) + 1))[: REAL_SIGNATURE_CHARS * 3 // 4]
+    return base64.b64encode(raw).decode("ascii")
+
+
 def _assistant(source: Source, n: int, calls: int, stamp: bool) -> dict[str, Any]:
     message: dict[str, Any] = {
         "role": "assistant",
@@ -106,9 +129,14 @@ def _assistant(source: Source, n: int, calls: int, stamp: bool) -> dict[str, Any
 
 
 def agent_transcript(
-    exchanges: int, *, source: Source = "claude", stamp: bool = True
+    exchanges: int, *, source: Source = "claude", stamp: bool = True, real: bool = False
 ) -> list[dict[str, Any]]:
-    """A system prompt, ``exchanges`` tool exchanges, and a final answer."""
+    """A system prompt, ``exchanges`` tool exchanges, and a final answer.
+
+    ``real``: shaped like the recorded agent sessions (``../shared/corpus``) rather than
+    light: every Claude turn's signature of real length and its own, and tool results of
+    1,500 characters, as a coding agent's file reads are.
+    """
     messages: list[dict[str, Any]] = [
         {"role": "system", "content": "You are a careful coding agent. " * 20}
     ]
@@ -117,13 +145,16 @@ def agent_transcript(
             messages.append({"role": "user", "content": f"Now handle task {n // 4}. " * 8})
         calls = 1 + n % 3
         assistant = _assistant(source, n, calls, stamp)
+        if real and "thinking_blocks" in assistant:
+            assistant["thinking_blocks"][0]["signature"] = _real_signature(n)
         messages.append(assistant)
+        body = "line of the file read\n" * 68 if real else "ok " * 40
         for call in assistant["tool_calls"]:
             messages.append(
                 {
                     "role": "tool",
                     "tool_call_id": call["id"],
-                    "content": f"result of {call['function']['name']}: " + "ok " * 40,
+                    "content": f"result of {call['function']['name']}: " + body,
                 }
             )
     final: dict[str, Any] = {"role": "assistant", "content": "All tasks are done."}
@@ -133,13 +164,16 @@ def agent_transcript(
     return messages
 
 
-def claude_code_request(exchanges: int) -> tuple[list[dict[str, Any]], str | None]:
+def claude_code_request(
+    exchanges: int, *, real: bool = False
+) -> tuple[list[dict[str, Any]], str | None]:
     """Claude's agent transcript as Claude Code sends it to ``/v1/messages``.
 
     ``(messages, system)``: content blocks (signed thinking, text, ``tool_use``), each
     turn's results in one user message; no stamps (Claude Code keeps only the blocks).
     """
-    context = from_openai(agent_transcript(exchanges, source="claude", stamp=False))
+    transcript = agent_transcript(exchanges, source="claude", stamp=False, real=real)
+    context = from_openai(transcript)
     messages, _ = to_anthropic(context.model_copy(update={"system_prompt": None}))
     return messages, context.system_prompt
 
