@@ -42,6 +42,7 @@ from .._messages import (
     UserMessage,
 )
 from .._openai._json import copy_dict, copy_json
+from .._openai._parts import rest
 from .._openai._tools import split_id
 
 __all__ = [
@@ -67,10 +68,6 @@ _TOOL_USE_KEYS: Final = ("type", "id", "name", "input")
 _RESULT_KEYS: Final = ("type", "tool_use_id", "content", "cache_control")
 
 
-def _extra(block: dict[str, Any], lifted: Sequence[str]) -> dict[str, Any]:
-    return {k: copy_json(v) for k, v in block.items() if k not in lifted}
-
-
 def _cache(block: dict[str, Any]) -> dict[str, Any] | None:
     value = block.get("cache_control")
     return copy_dict(value) if isinstance(value, dict) else None
@@ -91,7 +88,7 @@ def _text(block: dict[str, Any], index: int, where: str) -> TextContent:
         TextContent,
         text=text,
         cache_control=_cache(block),
-        extra=_extra(block, _lifted(block, _TEXT_KEYS)),
+        extra=rest(block, _lifted(block, _TEXT_KEYS)),
     )
 
 
@@ -118,8 +115,8 @@ def _image(block: dict[str, Any]) -> ImageContent | OpaqueContent:
         ImageContent,
         **fields,
         cache_control=_cache(block),
-        extra=_extra(block, _lifted(block, _IMAGE_KEYS)),
-        image_extra=_extra(source, lifted),
+        extra=rest(block, _lifted(block, _IMAGE_KEYS)),
+        image_extra=rest(source, lifted),
     )
 
 
@@ -147,7 +144,7 @@ def _thinking(block: dict[str, Any], index: int, where: str, leading: bool) -> T
             redacted=True,
             origin=origin,
             cache_control=_cache(block),
-            extra=_extra(block, _lifted(block, _REDACTED_KEYS)),
+            extra=rest(block, _lifted(block, _REDACTED_KEYS)),
         )
     text = block.get("thinking")
     if not isinstance(text, str):
@@ -160,7 +157,7 @@ def _thinking(block: dict[str, Any], index: int, where: str, leading: bool) -> T
         signature=signature if isinstance(signature, str) else None,
         origin=origin,
         cache_control=_cache(block),
-        extra=_extra(block, _lifted(block, keys)),
+        extra=rest(block, _lifted(block, keys)),
     )
 
 
@@ -180,7 +177,7 @@ def _tool_use(block: dict[str, Any], index: int, where: str) -> ToolCall:
         arguments=copy_dict(arguments),
         thought_signature=signature,
         signature_sites=("id",) if signature is not None else (),
-        extra=_extra(block, _TOOL_USE_KEYS),
+        extra=rest(block, _TOOL_USE_KEYS),
     )
 
 
@@ -205,8 +202,8 @@ def _assistant_blocks(content: list[Any], index: int) -> list[Any]:
     return blocks
 
 
-def _message_extra(msg: dict[str, Any]) -> dict[str, Any]:
-    return _extra(msg, ("role", "content"))
+def _messagerest(msg: dict[str, Any]) -> dict[str, Any]:
+    return rest(msg, ("role", "content"))
 
 
 def _in_content(block: Any) -> bool:
@@ -234,7 +231,7 @@ def decode_assistant_turn(msg: dict[str, Any], index: int) -> AssistantMessage:
     else:
         raise InvalidMessageError(index, "content", _content_error(content))
     return construct_unchecked(
-        AssistantMessage, **fields, content_form=form, extra=_message_extra(msg)
+        AssistantMessage, **fields, content_form=form, extra=_messagerest(msg)
     )
 
 
@@ -266,7 +263,7 @@ def _tool_result(block: dict[str, Any], index: int, where: str, joined: bool) ->
         content_form=form,
         is_error=error is True,
         cache_control=_cache(block),
-        extra=_extra(block, _lifted(block, _RESULT_KEYS)),
+        extra=rest(block, _lifted(block, _RESULT_KEYS)),
         joined=joined,
     )
 
@@ -278,7 +275,7 @@ def _user_turn(msg: dict[str, Any], index: int) -> list[Message]:
     :class:`UserMessage`. The wire message's own keys ride on the first message.
     """
     content = msg.get("content", ABSENT)
-    extra = _message_extra(msg)
+    extra = _messagerest(msg)
     if isinstance(content, str):
         text = construct_unchecked(TextContent, text=content)
         return [

@@ -29,11 +29,14 @@ __all__ = [
     "Role",
     "ThinkingView",
     "decode_content",
+    "decode_text",
     "decode_thinking_entry",
     "encode_content",
     "encode_thinking_block",
     "is_plain_text",
+    "lift_cache_control",
     "read_thinking_entry",
+    "rest",
 ]
 
 Role = Literal["system", "user", "assistant", "tool_result"]
@@ -45,25 +48,30 @@ _IMAGE_ROLES = frozenset({"user", "tool_result"})
 Block = TextContent | ImageContent | ThinkingContent | OpaqueContent
 
 
-def _rest(part: dict[str, Any], lifted: Container[str]) -> dict[str, Any]:
-    """Copy the keys of ``part`` that were not lifted into typed fields."""
+def rest(part: dict[str, Any], lifted: Container[str]) -> dict[str, Any]:
+    """Copy the keys of ``part`` that were not lifted into typed fields.
+
+    Any shape's part, item or message: the Anthropic and Responses readers use it too.
+    """
     return {k: copy_json(v) for k, v in part.items() if k not in lifted}
 
 
-def _lift_cache_control(part: dict[str, Any]) -> tuple[dict[str, Any] | None, tuple[str, ...]]:
+def lift_cache_control(part: dict[str, Any]) -> tuple[dict[str, Any] | None, tuple[str, ...]]:
+    """The part's ``cache_control`` object (copied), and the keys lifted with it."""
     value = part.get("cache_control")
     if isinstance(value, dict):
         return copy_json(value), ("cache_control",)
     return None, ()
 
 
-def _decode_text(part: dict[str, Any]) -> TextContent:
-    cache, lifted = _lift_cache_control(part)
+def decode_text(part: dict[str, Any]) -> TextContent:
+    """A text part (its ``text`` a string) as a :class:`TextContent`."""
+    cache, lifted = lift_cache_control(part)
     return construct_unchecked(
         TextContent,
         text=part["text"],
         cache_control=cache,
-        extra=_rest(part, ("type", "text", *lifted)),
+        extra=rest(part, ("type", "text", *lifted)),
     )
 
 
@@ -74,12 +82,12 @@ def _decode_image(part: dict[str, Any], index: int, where: str) -> ImageContent:
     elif isinstance(raw, dict) and isinstance(raw.get("url"), str):
         url, as_string = raw["url"], False
         detail = raw.get("detail") if isinstance(raw.get("detail"), str) else None
-        image_extra = _rest(raw, ["url", "detail"] if detail is not None else ["url"])
+        image_extra = rest(raw, ["url", "detail"] if detail is not None else ["url"])
     else:
         raise InvalidMessageError(
             index, f"{where}.image_url", "expected a URL string or an object with a 'url' string"
         )
-    cache, lifted = _lift_cache_control(part)
+    cache, lifted = lift_cache_control(part)
     fields: dict[str, Any] = {"url": url}
     match = DATA_URL.fullmatch(url)
     if match is not None:
@@ -90,7 +98,7 @@ def _decode_image(part: dict[str, Any], index: int, where: str) -> ImageContent:
         detail=detail,
         url_as_string=as_string,
         cache_control=cache,
-        extra=_rest(part, ("type", "image_url", *lifted)),
+        extra=rest(part, ("type", "image_url", *lifted)),
         image_extra=image_extra,
     )
 
@@ -142,9 +150,9 @@ def decode_thinking_entry(part: Any) -> ThinkingContent | None:
     view = read_thinking_entry(part)
     if view is None:
         return None
-    cache, lifted = _lift_cache_control(part)
+    cache, lifted = lift_cache_control(part)
     if view.redacted:
-        extra = _rest(part, ("type", "data", *lifted))
+        extra = rest(part, ("type", "data", *lifted))
         return construct_unchecked(
             ThinkingContent,
             thinking="",
@@ -160,7 +168,7 @@ def decode_thinking_entry(part: Any) -> ThinkingContent | None:
         thinking=view.thinking,
         signature=view.signature,
         cache_control=cache,
-        extra=_rest(part, ("type", "thinking", *lifted)),
+        extra=rest(part, ("type", "thinking", *lifted)),
     )
 
 
@@ -170,7 +178,7 @@ def decode_part(part: Any, role: Role, index: int, where: str) -> Block:
         raise InvalidMessageError(index, where, f"expected a content part object, got {_tn(part)}")
     kind = part.get("type")
     if kind == "text" and isinstance(part.get("text"), str):
-        return _decode_text(part)
+        return decode_text(part)
     if kind == "image_url" and role in _IMAGE_ROLES:
         return _decode_image(part, index, where)
     if role == "assistant" and kind in ("thinking", "redacted_thinking"):

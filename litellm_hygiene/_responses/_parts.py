@@ -19,14 +19,14 @@ converts to chat).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from typing import Any, Final, Literal
 
 from .._build import construct_unchecked
 from .._content import ImageContent, OpaqueContent, TextContent
 from .._errors import InvalidMessageError
 from .._openai._json import copy_dict, copy_json
-from .._openai._parts import DATA_URL, is_plain_text
+from .._openai._parts import DATA_URL, decode_text, is_plain_text, lift_cache_control, rest
 
 __all__ = [
     "ABSENT",
@@ -54,29 +54,6 @@ TEXT_TYPE: Final[dict[Side, str]] = {
 Part = TextContent | ImageContent | OpaqueContent
 
 
-def rest(mapping: dict[str, Any], lifted: Sequence[str]) -> dict[str, Any]:
-    """Copies of the keys of ``mapping`` that were not lifted into typed fields."""
-    return {k: copy_json(v) for k, v in mapping.items() if k not in lifted}
-
-
-def _cache(part: dict[str, Any]) -> tuple[dict[str, Any] | None, tuple[str, ...]]:
-    """The part's ``cache_control`` object, and the keys lifted with it."""
-    value = part.get("cache_control")
-    if isinstance(value, dict):
-        return copy_dict(value), ("cache_control",)
-    return None, ()
-
-
-def _text(part: dict[str, Any]) -> TextContent:
-    cache, lifted = _cache(part)
-    return construct_unchecked(
-        TextContent,
-        text=part["text"],
-        cache_control=cache,
-        extra=rest(part, ("type", "text", *lifted)),
-    )
-
-
 def _image(part: dict[str, Any], index: int, where: str) -> ImageContent | OpaqueContent:
     url = part.get("image_url")
     if url is None:  # an image by ``file_id``: nothing the model can measure
@@ -84,7 +61,7 @@ def _image(part: dict[str, Any], index: int, where: str) -> ImageContent | Opaqu
     if not isinstance(url, str):
         raise InvalidMessageError(index, f"{where}.image_url", "expected a URL string")
     detail = part.get("detail")
-    cache, lifted = _cache(part)
+    cache, lifted = lift_cache_control(part)
     lifted += ("type", "image_url")
     if isinstance(detail, str):
         lifted += ("detail",)
@@ -112,7 +89,7 @@ def decode_part(part: Any, side: Side, index: int, where: str) -> Part:
         )
     kind = part.get("type")
     if kind == TEXT_TYPE[side] and isinstance(part.get("text"), str):
-        return _text(part)
+        return decode_text(part)
     if kind == "input_image" and side == "user":
         return _image(part, index, where)
     return construct_unchecked(OpaqueContent, part=copy_json(part))
