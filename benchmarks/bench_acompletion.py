@@ -24,7 +24,8 @@ request's metadata, its metrics, and its work after the call).
 
 Run: LITELLM_LOCAL_MODEL_COST_MAP=True python benchmarks/bench_acompletion.py [exchanges ...]
      (default 10 50 200; add 1000 for the long case); --rounds N sets the rounds per
-     case (default 30, and 12 above 200 exchanges). Prints; asserts nothing.
+     case (default 30, and 12 above 200 exchanges); --real runs the cases on transcripts
+     shaped like the recorded sessions instead. Prints; asserts nothing.
 """
 
 from __future__ import annotations
@@ -66,7 +67,14 @@ CASES: list[tuple[str, Source, bool, str]] = [
     case for case in SANITIZE_CASES if case[0] != "cross-model claude -> gemini"
 ]
 CASES.insert(1, RECORDED_CASE)
-RECORDED = frozenset({RECORDED_CASE[0]})
+REAL_CASES: list[tuple[str, Source, bool, str]] = [
+    ("real-shaped claude, recorded", "claude", False, "claude"),
+    ("real-shaped claude, stamped", "claude", True, "claude"),
+    ("real-shaped claude -> gpt", "claude", True, "gpt"),
+]
+"""The cases on transcripts shaped like the recorded sessions (``agent_transcript(real=
+True)``: real-length signatures, long tool results); ``--real`` runs these."""
+RECORDED = frozenset({RECORDED_CASE[0], REAL_CASES[0][0]})
 """Unstamped cases whose turns the hook has seen answered: each turn's provenance is in
 the in-process store (a client that drops stamps, talking through this proxy), so its
 lookup finds it by its first key."""
@@ -146,7 +154,8 @@ async def measure(
 ) -> Measured:
     """The medians of one case over ``rounds`` rounds."""
     label, source, stamp, target = case
-    messages = agent_transcript(exchanges, source=source, stamp=stamp)
+    real = label.startswith("real-shaped")
+    messages = agent_transcript(exchanges, source=source, stamp=stamp, real=real)
     if label in RECORDED:
         record(hook, messages, source)
     sent = await what_the_hook_sends(
@@ -265,7 +274,11 @@ def record(hook: Hook, messages: list[dict[str, Any]], source: Source) -> None:
             put_fingerprints(store, message, provenance)
 
 
-async def run(sizes: list[int], rounds: int | None = None) -> None:
+async def run(
+    sizes: list[int],
+    rounds: int | None = None,
+    cases: list[tuple[str, Source, bool, str]] = CASES,
+) -> None:
     litellm.suppress_debug_info = True
     stand_in = StandInProcess()
     hook = Hook()
@@ -275,7 +288,7 @@ async def run(sizes: list[int], rounds: int | None = None) -> None:
             f"{'case':<32} {'exch':>5} {'msgs':>6} {'off ms':>8} {'on ms':>8} {'added':>7}"
             f" {'body':>7} {'hook':>7}"
         )
-        for case in CASES:
+        for case in cases:
             for exchanges in sizes:
                 m = await measure(
                     hook,
@@ -325,4 +338,6 @@ def _arguments(argv: list[str]) -> tuple[list[int], int | None]:
 
 
 if __name__ == "__main__":
-    asyncio.run(run(*_arguments(sys.argv[1:])))
+    arguments = sys.argv[1:]
+    chosen = REAL_CASES if "--real" in arguments else CASES
+    asyncio.run(run(*_arguments([a for a in arguments if a != "--real"]), cases=chosen))
