@@ -33,6 +33,7 @@ __all__ = [
     "decode_thinking_entry",
     "encode_content",
     "encode_thinking_block",
+    "image_source",
     "is_plain_text",
     "lift_cache_control",
     "read_thinking_entry",
@@ -64,6 +65,14 @@ def lift_cache_control(part: dict[str, Any]) -> tuple[dict[str, Any] | None, tup
     return None, ()
 
 
+def image_source(url: str) -> dict[str, Any]:
+    """An image URL's fields: the MIME type and base64 bytes of a ``data:`` URL, else it."""
+    match = DATA_URL.fullmatch(url)
+    if match is None:
+        return {"url": url}
+    return {"mime_type": match.group(1), "data": match.group(2)}
+
+
 def decode_text(part: dict[str, Any]) -> TextContent:
     """A text part (its ``text`` a string) as a :class:`TextContent`."""
     cache, lifted = lift_cache_control(part)
@@ -88,13 +97,9 @@ def _decode_image(part: dict[str, Any], index: int, where: str) -> ImageContent:
             index, f"{where}.image_url", "expected a URL string or an object with a 'url' string"
         )
     cache, lifted = lift_cache_control(part)
-    fields: dict[str, Any] = {"url": url}
-    match = DATA_URL.fullmatch(url)
-    if match is not None:
-        fields = {"mime_type": match.group(1), "data": match.group(2)}
     return construct_unchecked(
         ImageContent,
-        **fields,
+        **image_source(url),
         detail=detail,
         url_as_string=as_string,
         cache_control=cache,

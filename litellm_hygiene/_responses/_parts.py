@@ -26,7 +26,7 @@ from .._build import construct_unchecked
 from .._content import ImageContent, OpaqueContent, TextContent
 from .._errors import InvalidMessageError
 from .._openai._json import copy_dict, copy_json
-from .._openai._parts import DATA_URL, decode_text, is_plain_text, lift_cache_control, rest
+from .._openai._parts import decode_text, image_source, is_plain_text, lift_cache_control, rest
 
 __all__ = [
     "ABSENT",
@@ -67,13 +67,9 @@ def _image(part: dict[str, Any], index: int, where: str) -> ImageContent | Opaqu
         lifted += ("detail",)
     else:
         detail = None
-    fields: dict[str, Any] = {"url": url}
-    match = DATA_URL.fullmatch(url)
-    if match is not None:
-        fields = {"mime_type": match.group(1), "data": match.group(2)}
     return construct_unchecked(
         ImageContent,
-        **fields,
+        **image_source(url),
         detail=detail,
         url_as_string=True,
         cache_control=cache,
