@@ -35,22 +35,25 @@ COMPILED: tuple[str, ...] = (
     "_openai/_edits.py",
     "_openai/_encode.py",
     "_openai/_facts.py",
-    "_openai/_json.py",
+    "_json.py",
     "_openai/_parts.py",
     "_openai/_positions.py",
     "_openai/_response.py",
     "_openai/_tools.py",
     "_rules/*.py",
+    "_view/*.py",
+    "_wire/*.py",
     "_build.py",
+    "_executor.py",
     "_integration/_fingerprint.py",
     "_signatures.py",
 )
 """The modules compiled (globs relative to the package): the wire reader and editor,
-every rule, and the provenance lookup's fingerprints (``_openai/_wire.py`` is a table of
-those functions: compiled, it would gain nothing). None defines a pydantic model
-(mypyc compiles a class into a native one, which pydantic cannot build on); an
-interpreted class cannot subclass a compiled one, so every rule module is compiled with
-the rules' base."""
+every rule and the interface they read through (``_view``, ``_wire``), and the
+provenance lookup's fingerprints (``_openai/_wire.py`` is a table of those functions:
+compiled, it would gain nothing). None defines a pydantic model (mypyc compiles a class
+into a native one, which pydantic cannot build on); an interpreted class cannot subclass
+a compiled one, so every rule module is compiled with the rules' base."""
 
 
 def sources(root: Path = ROOT) -> list[str]:

@@ -5,7 +5,8 @@ base URL on the first line of stdout and runs until stdin closes. Its own proces
 parsing the request bodies it receives never competes with the measured client for
 the interpreter lock.
 
-Run: python benchmarks/_standin_process.py   (started and stopped by bench_acompletion.py)
+Run: python benchmarks/_standin_process.py   (started and stopped by bench_acompletion.py
+     and bench_routes.py)
 """
 
 from __future__ import annotations
@@ -13,9 +14,19 @@ from __future__ import annotations
 import os
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+# The checkout is searched last: the stand-in is the installed build's, as the benchmark's
+# hygiene is (a working tree mid-edit does not stop a benchmark of a built wheel).
+sys.path.append(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from litellm_hygiene._standin import ReceivedRequest, Reply, StandIn, anthropic, gemini, openai_chat
+from litellm_hygiene._standin import (
+    ReceivedRequest,
+    Reply,
+    StandIn,
+    anthropic,
+    gemini,
+    openai_chat,
+    openai_responses,
+)
 
 
 class CannedStandIn(StandIn):
@@ -32,11 +43,17 @@ class CannedStandIn(StandIn):
 
 
 def replies() -> dict[str, Reply]:
-    """One short answer per route the benchmark's targets use (Mistral shares OpenAI's)."""
+    """One short answer per route the benchmarks' targets use.
+
+    Mistral shares OpenAI Chat's route; Claude on Bedrock's invoke route, Anthropic's.
+    """
     claude = anthropic.message(anthropic.text("Done."), model="claude-sonnet-4-5", seed="b")
     gem = gemini.generate_content(gemini.text("Done."), model_version="gemini-2.5-pro", seed="b")
     chat = openai_chat.completion("Done.", model="gpt-4o", seed="b")
-    return {claude.route: claude, gem.route: gem, chat.route: chat}
+    responses = openai_responses.response(
+        openai_responses.message("Done.", seed="b"), model="gpt-4o", seed="b"
+    )
+    return {reply.route: reply for reply in (claude, gem, chat, responses)}
 
 
 def main() -> None:

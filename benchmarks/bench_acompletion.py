@@ -22,6 +22,9 @@ Mistral path costs about 80 us a message); ``hook``, the median of ``(on - sent)
 off``, is the hook's own work inside LiteLLM's request (the rewrite, its report in the
 request's metadata, its metrics, and its work after the call).
 
+``bench_routes.py`` measures the same for ``/v1/messages`` and ``/v1/responses`` with this
+module's pieces (:func:`compared`, :func:`captured`, :func:`run_cases`).
+
 Run: LITELLM_LOCAL_MODEL_COST_MAP=True python benchmarks/bench_acompletion.py [exchanges ...]
      (default 10 50 200; add 1000 for the long case); --rounds N sets the rounds per
      case (default 30, and 12 above 200 exchanges); --real runs the cases on transcripts
@@ -32,12 +35,14 @@ from __future__ import annotations
 
 import asyncio
 import copy
+import functools
 import itertools
 import os
 import statistics
 import subprocess
 import sys
 import time
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -149,8 +154,12 @@ async def timed(messages: list[dict[str, Any]], target: str, base_url: str) -> f
     return elapsed
 
 
+Send = Callable[[], Awaitable[float]]
+"""One request through LiteLLM, its answer checked: its time in seconds."""
+
+
 async def measure(
-    hook: Hook, base_url: str, case: tuple[str, Source, bool, str], exchanges: int, rounds: int
+    case: tuple[str, Source, bool, str], hook: Hook, base_url: str, exchanges: int, rounds: int
 ) -> Measured:
     """The medians of one case over ``rounds`` rounds."""
     label, source, stamp, target = case
@@ -161,15 +170,25 @@ async def measure(
     sent = await what_the_hook_sends(
         messages, target, base_url, source if label in RECORDED else None
     )
+    send = functools.partial(timed, messages, target, base_url)
+    return await compared(hook, send, {"messages": sent}, len(messages), rounds)
+
+
+async def compared(
+    hook: Hook, send: Send, sent: dict[str, Any], size: int, rounds: int
+) -> Measured:
+    """The medians of one request over ``rounds`` rounds of ``off``, ``on`` and ``sent``.
+
+    ``sent``: the fields the hook hands LiteLLM for this request (see :func:`captured`);
+    ``size``: the request's messages (or items), for the table.
+    """
     substitute = Registration(_Substitute(sent))
     before = hook.callback.stats["requests"]
-    times = await interleaved(
-        {"off": None, "on": hook, "sent": substitute}, messages, target, base_url, rounds
-    )
+    times = await interleaved({"off": None, "on": hook, "sent": substitute}, send, rounds)
     assert hook.callback.stats["requests"] - before == rounds + 1  # once a round, on only
     off, on, through = times["off"], times["on"], times["sent"]
     return Measured(
-        messages=len(messages),
+        messages=size,
         off_ms=statistics.median(off) * 1e3,
         on_ms=statistics.median(on) * 1e3,
         added=statistics.median([(b - a) / a for a, b in zip(off, on, strict=True)]),
@@ -179,11 +198,7 @@ async def measure(
 
 
 async def interleaved(
-    registered: dict[str, Registration | None],
-    messages: list[dict[str, Any]],
-    target: str,
-    base_url: str,
-    rounds: int,
+    registered: dict[str, Registration | None], send: Send, rounds: int
 ) -> dict[str, list[float]]:
     """Each mode's request times: every round sends once per mode (its callback alone
     registered), every order of the modes in turn, so none always goes first; round -1
@@ -195,7 +210,7 @@ async def interleaved(
             registration = registered[mode]
             if registration is not None:
                 registration.on()
-            elapsed = await timed(messages, target, base_url)
+            elapsed = await send()
             if registration is not None:
                 registration.off()
             if number >= 0:
@@ -216,29 +231,58 @@ class Measured:
 
 
 class _Substitute(CustomLogger):
-    """A callback on the hook's entry point that hands LiteLLM the given messages."""
+    """A callback on the hook's entry point that hands LiteLLM the given fields."""
 
-    def __init__(self, messages: list[dict[str, Any]]) -> None:
+    def __init__(self, fields: dict[str, Any]) -> None:
         super().__init__()
-        self.messages = messages
+        self.fields = fields
 
     async def async_pre_call_deployment_hook(
         self, kwargs: dict[str, Any], call_type: Any
     ) -> dict[str, Any] | None:
-        return {**kwargs, "messages": list(self.messages)}
+        fresh = {k: list(v) if isinstance(v, list) else v for k, v in self.fields.items()}
+        return {**kwargs, **fresh}
 
 
 class _Capture(HygieneCallback):
-    """The shipped callback, keeping the messages it hands LiteLLM."""
+    """The shipped callback, keeping the conversation fields it hands LiteLLM.
 
-    sent: list[dict[str, Any]] | None = None
+    ``fields``: the request's conversation (``messages``; ``messages`` and ``system``
+    for ``/v1/messages``; ``input`` and ``instructions`` for ``/v1/responses``).
+    """
+
+    def __init__(self, fields: Sequence[str] = ("messages",)) -> None:
+        super().__init__()
+        self.fields = tuple(fields)
+        self.sent: dict[str, Any] | None = None
+        self.dropped: set[str] = set()
 
     async def async_pre_call_deployment_hook(
         self, kwargs: dict[str, Any], call_type: Any
     ) -> dict[str, Any] | None:
         new_kwargs = await super().async_pre_call_deployment_hook(kwargs, call_type)
-        self.sent = copy.deepcopy((new_kwargs or kwargs)["messages"])
+        out = new_kwargs or kwargs
+        self.sent = {k: copy.deepcopy(out[k]) for k in self.fields if k in out}
+        self.dropped = set(kwargs) - set(out)
         return new_kwargs
+
+
+async def captured(send: Send, capture: _Capture) -> dict[str, Any]:
+    """The fields ``capture`` hands LiteLLM in one request sent by ``send``.
+
+    Raises ``SystemExit`` when the hook dropped a parameter: a substitute handing LiteLLM
+    these fields alone would not send what the hook sends.
+    """
+    registration = Hook(capture)
+    registration.on()
+    try:
+        await send()
+    finally:
+        registration.off()
+    assert capture.sent is not None, "the callback saw the request"
+    if capture.dropped:
+        raise SystemExit(f"the hook dropped {sorted(capture.dropped)}: no substitute for that")
+    return capture.sent
 
 
 async def what_the_hook_sends(
@@ -248,17 +292,12 @@ async def what_the_hook_sends(
 
     ``recorded``: the model whose answers the store holds (see :func:`record`).
     """
-    callback = _Capture()
-    capture = Hook(callback)
+    capture = _Capture()
     if recorded is not None:
-        record(capture, messages, recorded)
-    capture.on()
-    try:
-        await timed(messages, target, base_url)
-    finally:
-        capture.off()
-    assert callback.sent is not None, "the callback saw the request"
-    return callback.sent
+        record(Hook(capture), messages, recorded)
+    sent = await captured(functools.partial(timed, messages, target, base_url), capture)
+    messages_sent: list[dict[str, Any]] = sent["messages"]
+    return messages_sent
 
 
 def record(hook: Hook, messages: list[dict[str, Any]], source: Source) -> None:
@@ -274,36 +313,46 @@ def record(hook: Hook, messages: list[dict[str, Any]], source: Source) -> None:
             put_fingerprints(store, message, provenance)
 
 
+Measure = Callable[[Hook, str, int, int], Awaitable[Measured]]
+"""One case's measurement: ``(hook, stand-in base URL, exchanges, rounds)``."""
+
+
 async def run(
     sizes: list[int],
     rounds: int | None = None,
     cases: list[tuple[str, Source, bool, str]] = CASES,
 ) -> None:
+    await run_cases([(case[0], functools.partial(measure, case)) for case in cases], sizes, rounds)
+
+
+async def run_cases(
+    cases: Sequence[tuple[str, Measure]], sizes: list[int], rounds: int | None, size: str = "msgs"
+) -> None:
+    """Measure each case at each size against one stand-in and one hook; print the table.
+
+    ``size``: the column header of the request's size (its messages, or items).
+    """
     litellm.suppress_debug_info = True
     stand_in = StandInProcess()
     hook = Hook()
     try:
         print(f"{describe()}, LiteLLM {_litellm_version()}")
         print(
-            f"{'case':<32} {'exch':>5} {'msgs':>6} {'off ms':>8} {'on ms':>8} {'added':>7}"
+            f"{'case':<32} {'exch':>5} {size:>6} {'off ms':>8} {'on ms':>8} {'added':>7}"
             f" {'body':>7} {'hook':>7}"
         )
-        for case in cases:
+        for label, measured in cases:
             for exchanges in sizes:
-                m = await measure(
-                    hook,
-                    stand_in.base_url,
-                    case,
-                    exchanges,
-                    rounds or (30 if exchanges <= 200 else 12),
+                m = await measured(
+                    hook, stand_in.base_url, exchanges, rounds or (30 if exchanges <= 200 else 12)
                 )
                 mark = "  missed" if exchanges == 200 and m.added > TARGET_OVERHEAD else ""
                 print(
-                    f"{case[0]:<32} {exchanges:>5} {m.messages:>6} {m.off_ms:8.1f}"
+                    f"{label:<32} {exchanges:>5} {m.messages:>6} {m.off_ms:8.1f}"
                     f" {m.on_ms:8.1f} {m.added:+7.1%} {m.body:+7.1%} {m.hook:+7.1%}{mark}"
                 )
         print("\nadded: (on - off) / off; body: (sent - off) / off; hook: (on - sent) / off;")
-        print("sent: a callback hands LiteLLM the messages the hook sends. Medians over rounds.")
+        print("sent: a callback hands LiteLLM what the hook sends. Medians over rounds.")
         print(f"\ntarget: at most {TARGET_OVERHEAD:.0%} added at 200 exchanges")
     finally:
         stand_in.close()
@@ -315,25 +364,28 @@ def _litellm_version() -> str:
     return version("litellm")
 
 
-_USAGE = "usage: bench_acompletion.py [exchanges ...] [--rounds N]"
+_USAGE = "usage: {name} [exchanges ...] [--rounds N]"
 
 
-def _arguments(argv: list[str]) -> tuple[list[int], int | None]:
+def _arguments(
+    argv: list[str], default: Sequence[int] = (10, 50, 200)
+) -> tuple[list[int], int | None]:
     """(exchanges, rounds) from the command line; ``SystemExit`` with usage when wrong."""
+    usage = _USAGE.format(name=os.path.basename(sys.argv[0]))
     rounds: int | None = None
     if "--rounds" in argv:
         at = argv.index("--rounds")
         try:
             rounds = int(argv[at + 1])
         except (IndexError, ValueError):
-            raise SystemExit(_USAGE) from None
+            raise SystemExit(usage) from None
         if rounds < 1:
             raise SystemExit("--rounds must be at least 1")
         argv = argv[:at] + argv[at + 2 :]
     try:
-        sizes = [int(a) for a in argv] or [10, 50, 200]
+        sizes = [int(a) for a in argv] or list(default)
     except ValueError:
-        raise SystemExit(_USAGE) from None
+        raise SystemExit(usage) from None
     return sizes, rounds
 
 

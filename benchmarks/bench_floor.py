@@ -25,6 +25,7 @@ Run: LITELLM_LOCAL_MODEL_COST_MAP=True python benchmarks/bench_floor.py [exchang
 from __future__ import annotations
 
 import asyncio
+import functools
 import hashlib
 import os
 import statistics
@@ -46,13 +47,14 @@ from bench_acompletion import (
     _litellm_version,
     _Substitute,
     interleaved,
+    timed,
     what_the_hook_sends,
 )
 from litellm.integrations.custom_logger import CustomLogger
 from machine import describe
 from transcripts import SANITIZE_CASES, Source, agent_transcript
 
-from litellm_hygiene._openai._decode import STAMP_KEY
+from litellm_hygiene import STAMP_KEY
 from litellm_hygiene._rules.turn_order import BRIDGE_TEXT
 
 Rewrite = Callable[[list[dict[str, Any]]], list[dict[str, Any]]]
@@ -190,10 +192,11 @@ async def measure(
     registered: dict[str, Registration | None] = {
         "off": None,
         "on": Hook(),
-        "sent": Registration(_Substitute(sent)),
+        "sent": Registration(_Substitute({"messages": sent})),
         "floor": Registration(floor),
     }
-    times = await interleaved(registered, messages, target, base_url, rounds)
+    send = functools.partial(timed, messages, target, base_url)
+    times = await interleaved(registered, send, rounds)
     off = times["off"]
     out = {
         mode: statistics.median([(t - o) / o for o, t in zip(off, times[mode], strict=True)])

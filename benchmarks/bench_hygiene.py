@@ -41,11 +41,11 @@ from transcripts import (
 )
 
 from litellm_hygiene import TargetModel, resolve_target, sanitize_anthropic_messages
-from litellm_hygiene._openai._tools import split_id
 from litellm_hygiene._openai._wire import OPENAI
 from litellm_hygiene._pipeline import context_for
 from litellm_hygiene._responses._chat import read_as_chat as read_responses
 from litellm_hygiene._sanitize import read_request, sanitize_for_target, sanitize_read
+from litellm_hygiene._wire._ids import split_id
 
 SAME_MODEL, CROSS_MODEL = 0.5, 2.0
 """The targets: at most these ratios to ``copy.deepcopy``."""

@@ -6,7 +6,7 @@ import os
 import platform
 import sysconfig
 
-import litellm_hygiene._rules._base as rules_base
+import litellm_hygiene._executor as executor
 
 __all__ = ["build", "describe"]
 
@@ -14,7 +14,7 @@ __all__ = ["build", "describe"]
 def build() -> str:
     """``compiled`` when the rules run as mypyc extensions (a wheel), else ``pure``."""
     suffix = sysconfig.get_config_var("EXT_SUFFIX") or ".so"
-    return "compiled" if (rules_base.__file__ or "").endswith(suffix) else "pure"
+    return "compiled" if (executor.__file__ or "").endswith(suffix) else "pure"
 
 
 def describe() -> str:

@@ -15,13 +15,13 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
+from ._executor import run_rules
 from ._messages import AssistantMessage, Context, Message
-from ._openai._facts import wire_plan
 from ._openai._wire import OPENAI
 from ._policy import Policy, policy_for
-from ._rules import RULES, Change, Conversation, Rule, RuleContext, Slot
-from ._rules._base import MessageRule, fix_messages
+from ._rules import Change, Conversation, RuleContext, Slot
 from ._target import TargetModel
+from ._view import wire_plan
 
 __all__ = ["TransformReport", "TransformResult", "context_for", "run_rules", "transform_messages"]
 
@@ -73,40 +73,6 @@ def context_for(
 ) -> RuleContext:
     """Everything the rules need to know of where a request goes."""
     return RuleContext(target, policy or policy_for(target), wire_plan(target), source)
-
-
-def run_rules(
-    conv: Conversation, among: Sequence[Rule] = RULES
-) -> tuple[Conversation, list[Change]]:
-    """Find and fix, rule by rule, in pipeline order (``among``: a subset of the rules).
-
-    Consecutive message rules run as one walk (:func:`fix_messages`), which gives what
-    running them one by one gives, with each changed message decoded and written once.
-    """
-    changes: list[Change] = []
-    rules = [rule for rule in among if rule.applies(conv.ctx)]
-    start = 0
-    while start < len(rules):
-        rule = rules[start]
-        if isinstance(rule, MessageRule):
-            end = start
-            while end < len(rules) and isinstance(rules[end], MessageRule):
-                end += 1
-            group: list[MessageRule] = rules[start:end]  # type: ignore[assignment]
-            conv, found_changes = fix_messages(conv, group)
-            changes += found_changes
-            start = end
-            continue
-        found = rule.find(conv)
-        if found:
-            changes += [
-                Change(rule.code, finding.index, problem.reason)
-                for finding in found
-                for problem in finding.problems
-            ]
-            conv = rule.fix(conv, found)
-        start += 1
-    return conv, changes
 
 
 def neutral_slots(messages: Sequence[Message], ctx: RuleContext) -> list[Slot]:

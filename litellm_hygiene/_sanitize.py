@@ -11,12 +11,13 @@ from ._anthropic._chat import native_model, read_as_chat
 from ._anthropic._decode import ABSENT
 from ._anthropic._wire import ANTHROPIC_NATIVE
 from ._errors import ConfigurationError
+from ._executor import read_slots
 from ._openai._wire import OPENAI
 from ._pipeline import TransformReport, context_for, run_rules
 from ._policy import Policy
 from ._rules import Conversation, RuleContext
-from ._rules._base import Wire, read_slots
 from ._target import TargetModel, resolve_request, resolve_target
+from ._view import Wire
 
 __all__ = [
     "AnthropicSanitizeResult",

@@ -18,13 +18,13 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict
 
 from ._errors import InvalidMessageError
+from ._executor import read_slots
 from ._openai._decode import as_message_dict
 from ._openai._positions import assistant_prefix_blocks, wire_positions
 from ._openai._wire import OPENAI
 from ._pipeline import context_for
 from ._policy import Policy, policy_for
 from ._rules import RULES, Conversation, Finding, Problem, Rule, ViolationCode
-from ._rules._base import read_slots
 from ._rules._wording import DEFAULTS, wording
 from ._target import TargetModel, resolve_request
 

@@ -20,10 +20,10 @@ from litellm_hygiene import (
     sanitize_messages,
     validate_for_target,
 )
-from litellm_hygiene._openai._facts import wire_plan
-from litellm_hygiene._openai._tools import split_id
 from litellm_hygiene._rules.tool_call_id import id_is_valid
 from litellm_hygiene._rules.turn_order import BRIDGE_TEXT
+from litellm_hygiene._view import wire_plan
+from litellm_hygiene._wire._ids import split_id
 
 from .corpus import CorpusResponse, litellm_responses, require_corpus
 from .test_rules_properties import TARGETS

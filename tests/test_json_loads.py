@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from litellm_hygiene._openai._json import INVALID, loads
+from litellm_hygiene._json import INVALID, loads
 
 from .test_rules_properties import SETTINGS
 

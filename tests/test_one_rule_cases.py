@@ -25,10 +25,10 @@ from litellm_hygiene import (
     transform_messages,
     validate_messages,
 )
+from litellm_hygiene._executor import read_slots
 from litellm_hygiene._openai._wire import OPENAI
 from litellm_hygiene._pipeline import context_for
 from litellm_hygiene._rules import Conversation
-from litellm_hygiene._rules._base import read_slots
 from litellm_hygiene._rules.tool_pairing import ToolPairing
 
 from .stamps import without_stamps

@@ -27,12 +27,13 @@ from litellm_hygiene import (
     transform_messages,
     validate_for_target,
 )
+from litellm_hygiene._executor import read_slots
 from litellm_hygiene._openai._decode import decode_message
 from litellm_hygiene._openai._facts import read_facts
 from litellm_hygiene._openai._wire import OPENAI
 from litellm_hygiene._pipeline import context_for, run_rules
 from litellm_hygiene._rules import RULES, Conversation
-from litellm_hygiene._rules._base import MessageRule, read_slots
+from litellm_hygiene._rules._rule import MessageRule
 from litellm_hygiene._rules.tool_pairing import _already_paired, _in_order, _plan
 
 from .stamps import without_stamps

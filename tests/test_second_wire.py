@@ -13,22 +13,16 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from litellm_hygiene import InvalidMessageError, resolve_target
+from litellm_hygiene._executor import read_slots
 from litellm_hygiene._messages import Api, Message
-from litellm_hygiene._openai._decode import Stamp, decode_message, read_stamp
-from litellm_hygiene._openai._edits import PlainTurn
+from litellm_hygiene._openai._decode import decode_message, read_stamp
 from litellm_hygiene._openai._encode import encode_message
-from litellm_hygiene._openai._facts import (
-    Facts,
-    WirePlan,
-    arguments,
-    evidence,
-    read_facts,
-    signatures,
-)
+from litellm_hygiene._openai._facts import arguments, evidence, read_facts, signatures
 from litellm_hygiene._openai._leading import leading_block
+from litellm_hygiene._openai._wire import OPENAI
 from litellm_hygiene._pipeline import context_for, run_rules
 from litellm_hygiene._rules import RULES, Conversation
-from litellm_hygiene._rules._base import Wire, read_slots
+from litellm_hygiene._view import Facts, PlainTurn, Stamp, Wire, WirePlan
 
 _ROLES = {"human": "user", "bot": "assistant", "setup": "system", "tool": "tool"}
 _WHO = {role: who for who, role in _ROLES.items()}
@@ -135,6 +129,18 @@ class ToyWire:
 
     def with_keys_removed(self, raw: Any, keys: frozenset[str]) -> Any:
         raise AssertionError("never asked: plain_fields gives None")
+
+    # Written through the OpenAI encoder: how it writes a neutral turn holds here too.
+    def text_signatures_read_back(
+        self, content: Sequence[Any], psf: dict[str, Any] | None
+    ) -> tuple[tuple[Any, ...], dict[str, Any]] | None:
+        return OPENAI.text_signatures_read_back(content, psf)
+
+    def is_plain_text(self, block: object) -> bool:
+        return OPENAI.is_plain_text(block)
+
+    def writes_fields(self, fields: dict[str, Any], signature: str | None, site: bool) -> bool:
+        return OPENAI.writes_fields(fields, signature, site)
 
 
 TOY: Wire = ToyWire()

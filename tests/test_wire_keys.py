@@ -22,7 +22,6 @@ import litellm
 import pytest
 
 from litellm_hygiene import STAMP_KEY, HygieneCallback, resolve_target, sanitize_messages
-from litellm_hygiene._openai._facts import wire_plan
 from litellm_hygiene._standin import (
     Reply,
     StandIn,
@@ -35,6 +34,7 @@ from litellm_hygiene._standin import (
     openai_responses,
 )
 from litellm_hygiene._standin._server import ReceivedRequest
+from litellm_hygiene._view import wire_plan
 from tests.cassettes import FAKE_AWS, READONLY_WARNING, warm_up_litellm
 from tests.litellm_callbacks import restored_callbacks
 

@@ -33,6 +33,7 @@ from typing import Any, Final
 from .._build import construct_unchecked
 from .._content import ImageContent, OpaqueContent, TextContent, ThinkingContent, ToolCall
 from .._errors import InvalidMessageError
+from .._json import copy_dict, copy_json
 from .._messages import (
     AssistantMessage,
     Context,
@@ -41,9 +42,8 @@ from .._messages import (
     ToolResultMessage,
     UserMessage,
 )
-from .._openai._json import copy_dict, copy_json
 from .._openai._parts import rest
-from .._openai._tools import split_id
+from .._wire._ids import split_id
 
 __all__ = [
     "MESSAGE_KEYS",

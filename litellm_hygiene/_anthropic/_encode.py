@@ -13,6 +13,7 @@ from typing import Any, Final
 
 from .._content import ImageContent, OpaqueContent, TextContent, ThinkingContent, ToolCall
 from .._errors import HygieneError
+from .._json import copy_dict, copy_json
 from .._messages import (
     AssistantMessage,
     Context,
@@ -21,8 +22,7 @@ from .._messages import (
     ToolResultMessage,
     UserMessage,
 )
-from .._openai._json import copy_dict, copy_json
-from .._openai._tools import join_id
+from .._wire._ids import join_id
 from ._decode import MESSAGE_KEYS
 
 __all__ = ["encode_assistant_turn", "to_anthropic"]

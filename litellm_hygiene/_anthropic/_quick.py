@@ -16,7 +16,7 @@ import json
 from collections.abc import Iterator, Sequence
 from typing import Any, Final
 
-from .._openai._tools import THOUGHT_SEPARATOR
+from .._wire._ids import THOUGHT_SEPARATOR
 
 __all__ = ["quick_assistant", "quick_chat", "quick_system", "quick_user"]
 

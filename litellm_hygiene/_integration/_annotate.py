@@ -14,9 +14,9 @@ from typing import Any
 
 from litellm import ModelResponse
 
-from .._openai import STAMP_KEY
 from .._overflow import Overflow, detect_overflow
 from .._target import TargetModel
+from .._wire._keys import STAMP_KEY
 from ._report import HIDDEN_PARAMS_KEY, CallReport
 from ._store import Provenance
 

@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Any
 from litellm import ModelResponse
 from litellm.integrations.custom_logger import CustomLogger
 
-from .._openai import STAMP_KEY
+from .._wire._keys import STAMP_KEY
 from ._annotate import provenance_of
 from ._engine import HygieneEngine
 from ._metadata import summary_of, update_published, with_report_metadata

@@ -19,7 +19,8 @@ import hashlib
 from collections.abc import Iterator
 from typing import Any
 
-from .._openai._tools import split_id
+from .._wire._ids import split_id
+from .._wire._keys import PROVIDER_FIELDS
 
 __all__ = [
     "fingerprints",
@@ -32,7 +33,7 @@ __all__ = [
 ]
 
 _HEX_DIGITS = 32
-_PSF = "provider_specific_fields"
+_PSF = PROVIDER_FIELDS
 
 
 def _key(kind: str, value: str) -> str:

@@ -14,15 +14,15 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from .._openai._decode import Stamp, read_stamp
-from .._openai._facts import OPAQUE, STAMPED, inline_image_chars
+from .._openai._decode import read_stamp
+from .._openai._facts import inline_image_chars
 from .._openai._wire import OPENAI
 from .._pipeline import context_for
 from .._policy import Policy, policy_for
 from .._rules import REQUEST_PARAMS, Conversation
-from .._rules._base import Wire
 from .._sanitize import read_request, sanitize_read
 from .._target import TargetModel, resolve_target
+from .._view import OPAQUE, STAMPED, Stamp, Wire
 from ._collector import collector_paused
 from ._fingerprint import iter_lookup_tokens, lookup_keys
 from ._options import HygieneOptions

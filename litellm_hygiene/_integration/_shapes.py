@@ -20,8 +20,8 @@ from .._anthropic._wire import ANTHROPIC_NATIVE
 from .._openai._encode import encode_message
 from .._openai._wire import OPENAI
 from .._responses import _chat as responses_chat
-from .._rules._base import Wire
 from .._target import TargetModel
+from .._view import Wire
 from ._request import Prepared, target_of
 
 __all__ = [

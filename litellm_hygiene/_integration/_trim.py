@@ -26,10 +26,10 @@ from .._openai._wire import OPENAI
 from .._pipeline import context_for, run_rules
 from .._policy import Policy
 from .._rules import RULES, Change
-from .._rules._base import Wire
 from .._sanitize import SanitizeResult, read_request, sanitize_read
 from .._target import TargetModel
 from .._trim import SlidingWindow, drop_thinking_after, fit_to_context
+from .._view import Wire
 from ._options import HygieneOptions
 
 __all__ = ["TrimOutcome", "trim_request"]

@@ -4,7 +4,8 @@ This subpackage is the one boundary between OpenAI-shaped dicts and the neutral 
 nothing else in litellm_hygiene reads or writes wire messages.
 """
 
-from ._decode import STAMP_KEY, decode_message, from_openai
+from .._wire._keys import STAMP_KEY
+from ._decode import decode_message, from_openai
 from ._encode import encode_message, to_openai, tools_to_openai
 
 __all__ = [

@@ -9,11 +9,12 @@ message index and field: nothing is dropped without a report.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any, Final, NamedTuple, get_args
+from typing import Any, Final, get_args
 
 from .._build import construct_unchecked, copy_unchecked
 from .._content import TextContent, ThinkingContent, ToolCall
 from .._errors import ConfigurationError, InvalidMessageError
+from .._json import copy_json
 from .._messages import (
     Api,
     AssistantMessage,
@@ -24,13 +25,13 @@ from .._messages import (
     ToolResultMessage,
     UserMessage,
 )
-from ._json import copy_json
+from .._view._interface import Stamp
+from .._wire._ids import split_id
+from .._wire._keys import PROVIDER_FIELDS, STAMP_KEY
 from ._parts import decode_content, decode_thinking_entry
-from ._tools import decode_function_call, decode_tool_call, split_id
+from ._tools import decode_function_call, decode_tool_call
 
 __all__ = [
-    "STAMP_KEY",
-    "Stamp",
     "as_message_dict",
     "decode_message",
     "decode_stamp",
@@ -39,14 +40,6 @@ __all__ = [
     "read_stamp",
     "text_signatures_read_back",
 ]
-
-STAMP_KEY = "litellm_hygiene"
-"""The key of litellm_hygiene's provenance stamp on an assistant message.
-
-The integration writes ``{"provider": ..., "api": ..., "model": ...}`` here on every
-response it sees, so when the client sends the history back the next request knows
-which turns are same-model. The stamp is stripped before anything reaches a provider.
-"""
 
 _CONTENT = ("content",)
 _APIS = frozenset(get_args(Api))
@@ -147,14 +140,6 @@ def _decode_function(msg: dict[str, Any], index: int) -> ToolResultMessage:
 
 _NEW: Final = tuple.__new__
 _MISSING: Final[Any] = object()
-
-
-class Stamp(NamedTuple):
-    """A well-formed provenance stamp: who produced the turn (each part may be unknown)."""
-
-    provider: str | None
-    api: Api | None
-    model: str | None
 
 
 def read_stamp(value: Any) -> Stamp | None:
@@ -309,8 +294,8 @@ def _decode_assistant(msg: dict[str, Any], index: int) -> AssistantMessage:
     thinking, lifted = _thinking(msg)
     calls, call_keys = _tool_calls(msg, index)
     fields = _content_of(msg, "assistant", index)
-    content, psf = _lift_text_signatures(fields["content"], msg.get("provider_specific_fields"))
-    lifted += [*call_keys, "content", "provider_specific_fields"]
+    content, psf = _lift_text_signatures(fields["content"], msg.get(PROVIDER_FIELDS))
+    lifted += [*call_keys, "content", PROVIDER_FIELDS]
     reasoning = msg.get("reasoning_content")
     mirror: str | None = None
     if isinstance(reasoning, str):
@@ -325,8 +310,8 @@ def _decode_assistant(msg: dict[str, Any], index: int) -> AssistantMessage:
     if stamp is not None:
         lifted.append(STAMP_KEY)
     common = _common(msg, lifted)
-    if psf is None and "provider_specific_fields" in msg:
-        common["extra"]["provider_specific_fields"] = copy_json(msg["provider_specific_fields"])
+    if psf is None and PROVIDER_FIELDS in msg:
+        common["extra"][PROVIDER_FIELDS] = copy_json(msg[PROVIDER_FIELDS])
     return construct_unchecked(
         AssistantMessage,
         content=(*thinking, *content, *calls),

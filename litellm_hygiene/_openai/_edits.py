@@ -12,39 +12,22 @@ of any other shape is ``None`` here, and the rule decodes it.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, Final, NamedTuple
+from typing import Any, Final
 
 from .._messages import ContentForm
-from ._decode import STAMP_KEY
-from ._facts import RESPONSE_FIELDS
-from ._parts import ABSENT, ThinkingView, encode_content, read_thinking_entry
-from ._tools import THOUGHT_SEPARATOR, split_id
+from .._view._interface import PlainTurn, ThinkingView
+from .._wire._ids import THOUGHT_SEPARATOR, split_id
+from .._wire._keys import PROVIDER_FIELDS, RESPONSE_FIELDS, STAMP_KEY
+from ._parts import ABSENT, encode_content, read_thinking_entry
 
 __all__ = ["PlainTurn", "plain_fields", "plain_turn", "with_keys_removed", "with_reasoning"]
 
-_PSF: Final = "provider_specific_fields"
+_PSF: Final = PROVIDER_FIELDS
 _SIGNATURE: Final = "thought_signature"
 _KEYS: Final = frozenset(
     {"role", "content", "tool_calls", "thinking_blocks", "reasoning_content", _PSF, STAMP_KEY}
 )
 """Keys a plain turn may have: what the decoder lifts, and what passes through as it is."""
-
-
-class PlainTurn(NamedTuple):
-    """What a plain assistant turn holds, as the decoder reads it.
-
-    Attributes:
-        thinking: Its thinking blocks, in the decoder's order (``thinking_blocks``, or
-            else ``reasoning_content``), as read, not decoded.
-        text: Its string content; ``None`` when the content is null or absent.
-        form: How its content travelled: ``string``, ``null`` or ``absent``.
-        signed: For each tool call, whether it carries a thought signature.
-    """
-
-    thinking: tuple[ThinkingView, ...]
-    text: str | None
-    form: ContentForm
-    signed: tuple[bool, ...]
 
 
 def plain_turn(raw: Any) -> PlainTurn | None:

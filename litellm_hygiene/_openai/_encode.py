@@ -12,6 +12,7 @@ from typing import Any
 from typing_extensions import assert_never
 
 from .._content import OpaqueContent, TextContent, ThinkingContent, ToolCall
+from .._json import copy_dict, copy_json
 from .._messages import (
     AssistantMessage,
     Context,
@@ -20,10 +21,10 @@ from .._messages import (
     ToolResultMessage,
     UserMessage,
 )
-from ._decode import STAMP_KEY
-from ._json import copy_dict, copy_json
+from .._wire._ids import join_id
+from .._wire._keys import PROVIDER_FIELDS, STAMP_KEY
 from ._parts import ABSENT, encode_content, encode_thinking_block
-from ._tools import encode_function_call, encode_tool_call, join_id
+from ._tools import encode_function_call, encode_tool_call
 
 __all__ = ["encode_message", "to_openai", "tools_to_openai"]
 
@@ -141,7 +142,7 @@ def _encode_assistant(message: AssistantMessage) -> dict[str, Any]:
         out["function_call"] = encode_function_call(fields["function_call"][0])
     psf = _provider_fields(message)
     if psf is not ABSENT:
-        out["provider_specific_fields"] = psf
+        out[PROVIDER_FIELDS] = psf
     if message.stamped:
         out[STAMP_KEY] = {"provider": message.provider, "api": message.api, "model": message.model}
     return _finish(out, message, encode_content(fields["content"], message.content_form))

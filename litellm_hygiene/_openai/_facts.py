@@ -1,22 +1,15 @@
-"""What the rules need to know of one OpenAI-shaped message, read once and cheaply.
+"""The chat shape's reader of :class:`~litellm_hygiene._view.Facts`, and its evidence.
 
-The rules (:mod:`litellm_hygiene._rules`) never read wire dicts themselves: they read
-:class:`Facts`, which this module computes from one message in a single look at its
-keys, building nothing but a few small tuples. A rule that needs more than a fact
-(the exact text of a block, the size of an image) asks for the decoded neutral message,
-and only for the messages its facts point at; so a request nothing is wrong with is
-read once and never decoded.
+The rules never read wire dicts themselves: they read :class:`Facts`, which this module
+computes from one OpenAI-shaped message in a single look at its keys, building nothing
+but a few small tuples. A rule that needs more than a fact (the exact text of a block,
+the size of an image) asks for the decoded neutral message, and only for the messages
+its facts point at; so a request nothing is wrong with is read once and never decoded.
+The ids are read as LiteLLM will use them for the target (its
+:class:`~litellm_hygiene._view.WirePlan`).
 
-This is also where the facts about LiteLLM's wire live, declared once
-(:class:`WirePlan`, resolved once per target):
-
-- the id LiteLLM sends and the key it pairs a result with its call by: LiteLLM keeps a
-  Gemini thought signature inside the id (``call_<id>__thought__<signature>``) and
-  strips it for every model it does not consider Gemini; its Gemini converter sends the
-  bare id but pairs results with calls by the whole string; a non-Gemini route to a
-  Gemini model (OpenRouter's ``google/gemini-...``) gets the whole string as the id;
-- what "a Gemini model" means behind each route (LiteLLM's ``_is_gemini_model``);
-- which signatures are evidence of which protocol.
+Also here: where the chat shape carries signatures (:func:`signatures`), and which
+signatures and ids are evidence of which protocol (:func:`evidence`).
 
 Reading a message also checks its shape, with the decoder's own words: a message the
 decoder would refuse raises :class:`~litellm_hygiene.InvalidMessageError` here, so no
@@ -28,74 +21,45 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any, Final, Literal, NamedTuple
+from typing import Any, Final
 
 from .._errors import InvalidMessageError
 from .._messages import Api
 from .._signatures import is_canonical_base64
-from .._target import TargetModel
-from ._decode import STAMP_KEY, Stamp, as_message_dict, read_stamp
+from .._view._facts import (
+    BLANK,
+    CALLS,
+    IMAGES,
+    INLINE_IMAGES,
+    NULL_CONTENT,
+    OPAQUE,
+    SIGNED_ID,
+    STAMPED,
+    Facts,
+    Role,
+    plain_facts,
+)
+from .._view._interface import Stamp
+from .._view._plan import Call, WirePlan
+from .._wire._ids import THOUGHT_SEPARATOR
+from .._wire._keys import PROVIDER_FIELDS, RESPONSE_FIELDS, STAMP_KEY
+from ._decode import as_message_dict, read_stamp
 from ._parts import DATA_URL
-from ._tools import THOUGHT_SEPARATOR
 
 __all__ = [
-    "BLANK",
-    "CALLS",
-    "IMAGES",
-    "INLINE_IMAGES",
-    "NULL_CONTENT",
-    "OPAQUE",
-    "RESPONSE_FIELDS",
-    "SIGNED_ID",
-    "STAMPED",
-    "Call",
-    "Facts",
-    "Role",
-    "WirePlan",
     "arguments",
     "evidence",
     "inline_image_chars",
-    "plain_facts",
     "read_facts",
-    "readdressed_facts",
-    "renamed_facts",
     "signatures",
     "stamp_of",
-    "wire_plan",
-    "with_flags",
 ]
 
-Role = Literal["system", "user", "assistant", "tool"]
-"""A message's part in the conversation: ``developer`` is ``system``, ``function`` is
-``tool`` (both answer a call)."""
+_NEW: Final = tuple.__new__
+"""Builds a :class:`Facts` from all six fields without the named tuple's Python layer
+(a third of the cost of reading a tool result)."""
 
-# Bits of Facts.flags: each says "this message may hold X", never more than the decoder
-# would find (a property test holds each bit to the decoded message).
-NULL_CONTENT: Final = 1
-"""A user, system or tool message whose ``content`` is ``null``."""
-IMAGES: Final = 2
-"""An ``image_url`` part in a user or tool message."""
-INLINE_IMAGES: Final = 4
-"""An image part whose URL is a ``data:`` URL the decoder splits."""
-OPAQUE: Final = 8
-"""Thinking of any kind, a signature anywhere, or a response-only key."""
-BLANK: Final = 16
-"""Empty or whitespace-only text, empty content (but not no content beside calls), or
-empty unsigned thinking."""
-STAMPED: Final = 32
-"""litellm_hygiene's provenance stamp key."""
-SIGNED_ID: Final = 64
-"""A tool-call or tool-result id carrying a ``__thought__`` signature."""
-CALLS: Final = 128
-"""An assistant message with tool calls (or a legacy ``function_call``)."""
-
-RESPONSE_FIELDS: Final = frozenset(
-    {"thinking_blocks", "reasoning_content", "provider_specific_fields", "reasoning_items"}
-)
-"""LiteLLM's response-only message keys, which it forwards verbatim to some providers."""
-
-_PSF: Final = "provider_specific_fields"
+_PSF: Final = PROVIDER_FIELDS
 _ABSENT: Final[Any] = object()
 _ROLES: Final[dict[str, Role]] = {
     "system": "system",
@@ -124,144 +88,6 @@ _ID_EVIDENCE: Final[dict[str, frozenset[Api]]] = {
     "call_": _OPENAI_LIKE | {"openai-responses", "gemini"},
 }
 """Evidence of a call id's prefix (up to and including its first ``_``)."""
-
-
-Call = tuple[str, str, str]
-"""A call as LiteLLM sends it: (pairing key, id as sent, id as given). Legacy
-``function_call`` pairs by name: key ``"\\0function:<name>"``, no id."""
-
-
-@dataclass(frozen=True, slots=True)
-class WirePlan:
-    """What LiteLLM does with ids and signatures for one target, resolved once.
-
-    Attributes:
-        gemini_model: LiteLLM treats the target as Gemini (``_is_gemini_model``): it
-            keeps ``__thought__`` signatures in ids, and the model checks thought
-            signatures as base64.
-        whole_id_sent: The provider receives the whole ``<id>__thought__<signature>``
-            string as the id (a Gemini model behind a non-Gemini protocol).
-        pairs_whole_id: LiteLLM pairs a result with its call by the whole string (its
-            Gemini converter compares them byte for byte); elsewhere both are stripped.
-        sends_message_keys: A key the provider does not know may reach it: LiteLLM
-            sends each message's keys as they are (OpenAI Chat and its compatibles,
-            Mistral, and the OpenAI-compatible routes behind Vertex AI and Bedrock), or
-            the route is not one known to build the provider's messages from the keys
-            LiteLLM knows (see :func:`_rebuilt`).
-    """
-
-    gemini_model: bool
-    whole_id_sent: bool
-    pairs_whole_id: bool
-    sends_message_keys: bool
-
-    def call(self, raw: str, cut: int) -> Call:
-        """A tool-call id as LiteLLM uses it: (pairing key, id as sent, id as given).
-
-        ``cut`` is where ``raw`` holds the ``__thought__`` separator (``raw.find``), or
-        -1: the readers find it once, and also flag the signature by it.
-        """
-        if cut < 0:
-            return (raw, raw, raw)
-        bare = raw[:cut]
-        return (raw if self.pairs_whole_id else bare, raw if self.whole_id_sent else bare, raw)
-
-    def pairing_key(self, raw: str) -> str:
-        """The key LiteLLM pairs results with calls by."""
-        return self.call(raw, raw.find(THOUGHT_SEPARATOR))[0]
-
-    def answer_id(self, given: str, tool: bool) -> str:
-        """The id a result carries to answer the call whose id is ``given``.
-
-        LiteLLM reads a ``tool`` result's id as it reads its call's (a signature dropped
-        where the call's is), so it carries the call's id as given; it pairs a legacy
-        ``function`` result's ``tool_call_id`` as it is, so that one carries the key.
-        """
-        return given if tool else self.pairing_key(given)
-
-
-def wire_plan(target: TargetModel) -> WirePlan:
-    """The :class:`WirePlan` of ``target``.
-
-    Mirrors ``litellm.utils._is_gemini_model``: the Gemini providers (Vertex AI only for
-    model names that say ``gemini``), or any route whose model name says ``gemini``.
-    """
-    model = target.model_id.lower()
-    if target.provider in ("vertex_ai", "vertex_ai_beta"):
-        gemini = "gemini" in model
-    else:
-        gemini = target.provider == "gemini" or "gemini" in model
-    native = gemini and target.api == "gemini"
-    return WirePlan(
-        gemini_model=gemini,
-        whole_id_sent=gemini and not native,
-        pairs_whole_id=gemini,
-        sends_message_keys=not _rebuilt(target, native),
-    )
-
-
-def _rebuilt(target: TargetModel, native_gemini: bool) -> bool:
-    """LiteLLM builds each provider message from the keys it knows: no other key leaves.
-
-    Anthropic Messages (Anthropic, Claude on Vertex AI, Bedrock's invoke route),
-    Responses (OpenAI, Azure), a Gemini model on Google's own API (AI Studio, Vertex
-    AI), and Claude through Bedrock's Converse. Not the other models behind Vertex AI
-    and Bedrock, which hygiene reads as Gemini or Converse but LiteLLM serves through
-    OpenAI-compatible endpoints that send message dicts as they are (Llama or Mistral
-    on Vertex AI; ``bedrock/chat_completions/...``, ``bedrock/openai/...``, OpenAI models
-    on Bedrock). ``tests/test_wire_keys.py`` sends an unknown key through each of these
-    routes and reads the body.
-    """
-    if target.api in ("anthropic-messages", "openai-responses"):
-        return True
-    if target.api == "gemini":
-        return native_gemini
-    if target.api == "bedrock-converse":
-        model = target.model_id.lower()
-        return "claude" in model and "/" not in model
-    return False
-
-
-class Facts(NamedTuple):
-    """What the rules read of one message (a tuple: cheap to build, never changed).
-
-    Attributes:
-        role: The message's part in the conversation.
-        flags: The bits above that hold for it.
-        calls: An assistant message's calls, in wire order.
-        result: A result's pairing key.
-        result_id: A ``tool`` result's id as sent (``None`` for ``function`` results).
-        result_raw: A ``tool`` result's id as given.
-    """
-
-    role: Role
-    flags: int = 0
-    calls: tuple[Call, ...] = ()
-    result: str | None = None
-    result_id: str | None = None
-    result_raw: str | None = None
-
-
-_PLAIN: Final[dict[tuple[str, int], Facts]] = {}
-
-
-def plain_facts(role: Role, flags: int) -> Facts:
-    """The facts of a message with no calls and no result id (one shared tuple each)."""
-    found = _PLAIN.get((role, flags))
-    if found is None:
-        found = _PLAIN[(role, flags)] = Facts(role, flags)
-    return found
-
-
-_NEW: Final = tuple.__new__
-"""Builds a :class:`Facts` from all six fields without the named tuple's Python layer
-(a third of the cost of reading a tool result)."""
-
-
-def with_flags(facts: Facts, flags: int) -> Facts:
-    """``facts`` with other flags (a message edited in a way only its flags show)."""
-    role, _, calls, result, result_id, result_raw = facts
-    return _NEW(Facts, (role, flags, calls, result, result_id, result_raw))
 
 
 def _name_key(name: str) -> str:
@@ -395,42 +221,6 @@ def _assistant(msg: dict[str, Any], index: int, plan: WirePlan) -> Facts:
     if not calls:
         return plain_facts("assistant", flags)
     return _NEW(Facts, ("assistant", flags | CALLS, tuple(calls), None, None, None))
-
-
-def renamed_facts(facts: Facts, calls: Mapping[int, str], result: str | None) -> Facts | None:
-    """The facts of a message after its ids are renamed (see ``Wire.with_ids``).
-
-    Worked out from the facts, not read again: only the ids change, so only the calls
-    and the result do. ``None`` when an old or new id holds a ``__thought__`` signature
-    (its flags may change with it: read the message again), or for a legacy
-    ``function`` result.
-    """
-    new_calls = facts.calls
-    if calls:
-        listed = list(new_calls)
-        for position, new_id in calls.items():
-            if THOUGHT_SEPARATOR in new_id or THOUGHT_SEPARATOR in listed[position][2]:
-                return None
-            listed[position] = (new_id, new_id, new_id)
-        new_calls = tuple(listed)
-    key, sent, given = facts.result, facts.result_id, facts.result_raw
-    if result is not None:
-        if given is None or THOUGHT_SEPARATOR in given or THOUGHT_SEPARATOR in result:
-            return None
-        key = sent = given = result  # without a signature: sent and paired as it is
-    return _NEW(Facts, (facts.role, facts.flags, new_calls, key, sent, given))
-
-
-def readdressed_facts(facts: Facts, result: str, plan: WirePlan) -> Facts:
-    """The facts of a ``tool`` result after its id becomes ``result`` (``Wire.with_ids``).
-
-    Worked out from the facts, not read again: the id, and the flag of a signature in
-    it, are all that change (as :func:`_result` reads them).
-    """
-    cut = result.find(THOUGHT_SEPARATOR)
-    key, sent, given = plan.call(result, cut)
-    flags = (facts.flags & ~SIGNED_ID) | (SIGNED_ID if cut >= 0 else 0)
-    return _NEW(Facts, (facts.role, flags, facts.calls, key, sent, given))
 
 
 def inline_image_chars(messages: Sequence[Any], stop_above: int) -> int:

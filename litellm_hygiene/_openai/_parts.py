@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Container, Iterable
-from typing import Any, Final, Literal, NamedTuple
+from typing import Any, Final, Literal
 
 from .._build import construct_unchecked, copy_unchecked
 from .._content import (
@@ -18,16 +18,15 @@ from .._content import (
     OpaqueContent,
     TextContent,
     ThinkingContent,
-    ThinkingOrigin,
 )
 from .._errors import InvalidMessageError
-from ._json import copy_dict, copy_json
+from .._json import copy_dict, copy_json
+from .._view._interface import ThinkingView
 
 __all__ = [
     "ABSENT",
     "DATA_URL",
     "Role",
-    "ThinkingView",
     "decode_content",
     "decode_text",
     "decode_thinking_entry",
@@ -106,24 +105,6 @@ def _decode_image(part: dict[str, Any], index: int, where: str) -> ImageContent:
         extra=rest(part, ("type", "image_url", *lifted)),
         image_extra=image_extra,
     )
-
-
-class ThinkingView(NamedTuple):
-    """What a rule reads of one thinking entry, without decoding it.
-
-    Attributes:
-        thinking: The readable text (empty when redacted).
-        signature: The signature, or a redacted block's payload.
-        redacted: The entry is ``redacted_thinking``.
-        origin: Where it travelled (as :attr:`ThinkingContent.origin`).
-        item: Its ``id`` key (a reasoning item's), if any.
-    """
-
-    thinking: str
-    signature: str | None
-    redacted: bool
-    origin: ThinkingOrigin
-    item: Any
 
 
 _VIEW: Final = tuple.__new__

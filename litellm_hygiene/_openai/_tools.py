@@ -10,42 +10,25 @@ encoder writes it back to the same places, or to none once a pass has dropped it
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, cast
 
 from .._build import construct_unchecked
 from .._content import SignatureSite, ToolCall
 from .._errors import InvalidMessageError
-from ._json import copy_dict, copy_json, decode_arguments
+from .._json import copy_dict, copy_json, decode_arguments
+from .._wire._ids import THOUGHT_SEPARATOR, join_id, split_id
+from .._wire._keys import PROVIDER_FIELDS
 
 __all__ = [
-    "THOUGHT_SEPARATOR",
     "decode_function_call",
     "decode_tool_call",
     "encode_function_call",
     "encode_tool_call",
-    "join_id",
-    "split_id",
     "writes_fields",
 ]
 
-THOUGHT_SEPARATOR = "__thought__"
-"""LiteLLM's separator between a Gemini tool-call id and its thought signature."""
-
 _SIG_KEY = "thought_signature"
-_PSF = "provider_specific_fields"
-
-
-def split_id(raw: str) -> tuple[str, str | None]:
-    """Split LiteLLM's ``<id>__thought__<signature>`` into id and signature."""
-    head, sep, tail = raw.partition(THOUGHT_SEPARATOR)
-    return (head, tail) if sep and head else (raw, None)
-
-
-def join_id(call_id: str, signature: str | None, in_id: bool) -> str:
-    """Rebuild a wire id, re-attaching the signature where it travelled in the id."""
-    if in_id and signature is not None:
-        return f"{call_id}{THOUGHT_SEPARATOR}{signature}"
-    return call_id
+_PSF = PROVIDER_FIELDS
 
 
 def _copy_without(mapping: dict[str, Any], skip: tuple[str, ...]) -> dict[str, Any]:
@@ -141,7 +124,7 @@ def decode_tool_call(call: Any, index: int, where: str) -> ToolCall:
     call_sig = _psf_signature(call, signature)
     if call_sig is not None:
         signature = call_sig
-        sites.append("provider_specific_fields")
+        sites.append(cast(SignatureSite, _PSF))
     function_sig = _psf_signature(function, signature)
     if function_sig is not None:
         signature = function_sig
@@ -237,7 +220,7 @@ def encode_tool_call(call: ToolCall) -> dict[str, Any]:
         function = {"name": call.name, "arguments": call.raw_arguments}
         return {"id": call.id, "type": call.wire_type, "function": function}
     out = copy_dict(call.extra)
-    if "provider_specific_fields" in call.signature_sites:
+    if _PSF in call.signature_sites:
         _write_psf(out, call.thought_signature)
     if call.id:
         out["id"] = join_id(call.id, call.thought_signature, "id" in call.signature_sites)

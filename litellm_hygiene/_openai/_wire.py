@@ -1,15 +1,18 @@
-"""The OpenAI-shaped wire, as the rules read and write it (see ``_rules._base.Wire``)."""
+"""The OpenAI-shaped wire, as the rules read and write it (see ``_view.Wire``)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any, Final
 
-from ._decode import STAMP_KEY, as_message_dict, decode_message
+from .._wire._keys import STAMP_KEY
+from ._decode import as_message_dict, decode_message, text_signatures_read_back
 from ._edits import plain_fields, plain_turn, with_keys_removed, with_reasoning
 from ._encode import encode_message
 from ._facts import arguments, evidence, read_facts, signatures, stamp_of
 from ._leading import leading_block
+from ._parts import is_plain_text
+from ._tools import writes_fields
 
 __all__ = ["OPENAI", "OpenAIWire"]
 
@@ -36,6 +39,9 @@ class OpenAIWire:
     plain_fields = staticmethod(plain_fields)
     leading_block = staticmethod(leading_block)
     with_keys_removed = staticmethod(with_keys_removed)
+    text_signatures_read_back = staticmethod(text_signatures_read_back)
+    is_plain_text = staticmethod(is_plain_text)
+    writes_fields = staticmethod(writes_fields)
 
     @staticmethod
     def unstamped(raw: Any) -> Any:

@@ -16,6 +16,7 @@ from typing import Any, Protocol, runtime_checkable
 
 from .._errors import ConfigurationError
 from .._messages import AssistantMessage
+from .._wire._keys import PROVIDER_FIELDS
 from ._evidence import (
     Evidence,
     WalkMode,
@@ -185,7 +186,7 @@ def _from_response(response: ResponseLike) -> Evidence:
         if isinstance(finish, str) and finish:
             stops.add(finish.lower())
         message = _field(choice, "message") or _field(choice, "delta")
-        fields = _field(message, "provider_specific_fields")
+        fields = _field(message, PROVIDER_FIELDS)
         if isinstance(fields, Mapping):
             parts.append(evidence_from_mapping(fields, "success"))
     hidden = getattr(response, "_hidden_params", None)

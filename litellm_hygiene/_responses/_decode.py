@@ -62,6 +62,7 @@ from typing import Any, Final
 from .._build import construct_unchecked, copy_unchecked
 from .._content import OpaqueContent, TextContent
 from .._errors import ConfigurationError, InvalidMessageError
+from .._json import copy_dict, copy_json
 from .._messages import (
     AssistantMessage,
     Context,
@@ -71,13 +72,14 @@ from .._messages import (
     UserMessage,
 )
 from .._openai._decode import _decode_reasoning_item, as_message_dict
-from .._openai._json import copy_dict, copy_json
-from .._openai._tools import decode_tool_call, split_id
+from .._openai._tools import decode_tool_call
+from .._wire._ids import split_id
+from .._wire._keys import PROVIDER_FIELDS
 from ._parts import ABSENT, Side, decode_content, rest
 
 __all__ = ["ASSISTANT_ITEMS", "RESULT_ITEMS", "from_responses", "held", "holds_items"]
 
-_PSF: Final = "provider_specific_fields"
+_PSF: Final = PROVIDER_FIELDS
 
 ASSISTANT_ITEMS: Final = frozenset({"mcp_list_tools", "mcp_approval_request"})
 """Item types the model produces that do not end in ``_call``."""

@@ -38,6 +38,7 @@ from typing_extensions import assert_never
 from .._build import copy_unchecked
 from .._content import OpaqueContent, TextContent, ThinkingContent, ToolCall
 from .._errors import ConfigurationError
+from .._json import copy_dict, copy_json
 from .._messages import (
     AssistantMessage,
     Context,
@@ -47,13 +48,14 @@ from .._messages import (
     UserMessage,
 )
 from .._openai._encode import _encode_reasoning_item
-from .._openai._json import copy_dict, copy_json
 from .._openai._parts import is_plain_text
-from .._openai._tools import encode_tool_call, join_id
+from .._openai._tools import encode_tool_call
+from .._wire._ids import join_id
+from .._wire._keys import PROVIDER_FIELDS
 from ._decode import holds_items
 from ._parts import encode_content, encode_part
 
-_PSF = "provider_specific_fields"
+_PSF = PROVIDER_FIELDS
 
 __all__ = ["encode_items", "to_responses"]
 

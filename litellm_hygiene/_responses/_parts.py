@@ -25,7 +25,7 @@ from typing import Any, Final, Literal
 from .._build import construct_unchecked
 from .._content import ImageContent, OpaqueContent, TextContent
 from .._errors import InvalidMessageError
-from .._openai._json import copy_dict, copy_json
+from .._json import copy_dict, copy_json
 from .._openai._parts import decode_text, image_source, is_plain_text, lift_cache_control, rest
 
 __all__ = [

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Final, TypeGuard
 
-from .._openai._tools import THOUGHT_SEPARATOR
+from .._wire._ids import THOUGHT_SEPARATOR
 
 __all__ = ["quick_items"]
 

@@ -46,8 +46,11 @@ from __future__ import annotations
 
 from typing import Final
 
-from ._base import Change, Conversation, Finding, Problem, Rule, RuleContext, Slot, Wire
+from .._view import Wire
 from ._codes import CODES, Code, ViolationCode
+from ._conversation import Conversation, RuleContext, Slot
+from ._findings import Change, Finding, Problem
+from ._rule import Rule
 from .assistant_first import AssistantFirst
 from .consecutive_turns import ConsecutiveTurns
 from .empty_content import EmptyContent

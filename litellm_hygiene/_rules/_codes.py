@@ -1,6 +1,6 @@
 """The closed vocabulary of what hygiene finds and changes.
 
-Every rule has one code; it names the rule's :class:`~litellm_hygiene._rules._base.Change`
+Every rule has one code; it names the rule's :class:`~litellm_hygiene._rules._findings.Change`
 records and its :class:`~litellm_hygiene.Violation` records alike. Two more codes are
 the validator's own: input it cannot read.
 

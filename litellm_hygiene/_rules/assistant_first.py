@@ -15,8 +15,10 @@ from typing import ClassVar
 from .._build import construct_unchecked
 from .._content import TextContent
 from .._messages import UserMessage
-from ._base import Conversation, Finding, Problem, Rule, RuleContext, Wording
 from ._codes import Code
+from ._conversation import Conversation, RuleContext
+from ._findings import Finding, Problem
+from ._rule import Rule, Wording
 from ._wording import ErrorKind
 
 __all__ = ["LEADING_USER_TEXT", "AssistantFirst"]

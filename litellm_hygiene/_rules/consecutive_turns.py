@@ -18,17 +18,17 @@ from typing import Any, ClassVar
 from .._build import construct_unchecked, copy_unchecked
 from .._content import OpaqueContent, TextContent
 from .._messages import AssistantMessage, Message, UserMessage
-from .._openai._decode import text_signatures_read_back
-from .._openai._facts import BLANK
-from .._openai._parts import is_plain_text
 from .._policy import Policy
-from ._base import Conversation, Finding, Problem, Rule, RuleContext, Slot, Wording
+from .._view import BLANK, Wire
 from ._codes import Code
+from ._conversation import Conversation, RuleContext, Slot
+from ._findings import Finding, Problem
+from ._rule import Rule, Wording
 from ._wording import ErrorKind
 from .empty_content import without_empty
 from .foreign_reasoning import as_foreign
 
-__all__ = ["ConsecutiveTurns", "blank_text", "plain_string"]
+__all__ = ["ConsecutiveTurns"]
 
 _ANTHROPIC = (
     'messages: roles must alternate between "user" and "assistant", but found multiple '
@@ -41,16 +41,16 @@ _BEDROCK = (
 _GEMINI = "Please ensure that multiturn requests alternate between user and model."
 
 
-def plain_string(message: UserMessage | AssistantMessage) -> bool:
+def _plain_string(message: UserMessage | AssistantMessage, wire: Wire) -> bool:
     """Content that travelled as a bare string and still is one plain text."""
     return (
         message.content_form == "string"
         and len(message.content) == 1
-        and is_plain_text(message.content[0])
+        and wire.is_plain_text(message.content[0])
     )
 
 
-def blank_text(block: object) -> bool:
+def _blank_text(block: object, wire: Wire) -> bool:
     """A whitespace-only text part that carries nothing else (no signature, no marks).
 
     A merge leaves these out: joined into the merged turn they only pad its text.
@@ -59,13 +59,13 @@ def blank_text(block: object) -> bool:
         isinstance(block, TextContent)
         and not block.text.strip()
         and block.text_signature is None
-        and is_plain_text(block)
+        and wire.is_plain_text(block)
     )
 
 
-def _kept(blocks: tuple[Any, ...]) -> tuple[Any, ...]:
+def _kept(blocks: tuple[Any, ...], wire: Wire) -> tuple[Any, ...]:
     """``blocks`` without whitespace-only text parts (all of them if nothing else is left)."""
-    kept = tuple(b for b in blocks if not blank_text(b))
+    kept = tuple(b for b in blocks if not _blank_text(b, wire))
     return kept or blocks
 
 
@@ -74,11 +74,11 @@ def _joined_text(texts: list[str]) -> str:
     return "\n\n".join(t for t in texts if t.strip()) or (texts[0] if texts else "")
 
 
-def _merge_users(first: UserMessage, second: UserMessage) -> UserMessage:
-    if plain_string(first) and plain_string(second):
+def _merge_users(first: UserMessage, second: UserMessage, wire: Wire) -> UserMessage:
+    if _plain_string(first, wire) and _plain_string(second, wire):
         text = _joined_text([first.content[0].text, second.content[0].text])  # type: ignore[union-attr]
         return copy_unchecked(first, content=(construct_unchecked(TextContent, text=text),))
-    head_blocks, tail_blocks = _kept(first.content), _kept(second.content)
+    head_blocks, tail_blocks = _kept(first.content, wire), _kept(second.content, wire)
     update: dict[str, Any] = {"content": head_blocks + tail_blocks, "content_form": "list"}
     if first.cache_control is not None and head_blocks:
         *head, last = head_blocks
@@ -90,24 +90,24 @@ def _merge_users(first: UserMessage, second: UserMessage) -> UserMessage:
 
 
 def _merge_assistants(
-    first: AssistantMessage, second: AssistantMessage, policy: Policy
+    first: AssistantMessage, second: AssistantMessage, policy: Policy, wire: Wire
 ) -> AssistantMessage:
     content = first.content + second.content
     psf = first.provider_specific_fields
     # A signed turn merged with an unsigned one: its signatures no longer line up with
     # the texts on the wire, and no text is read back as signed (nor kept as one).
-    read_back = text_signatures_read_back(content, psf)
+    read_back = wire.text_signatures_read_back(content, psf)
     if read_back is not None:
         content, psf = read_back
     if policy.reject_empty_text:
         # A blank text kept only while signed may have lost its signature here (or to
         # as_foreign): it goes as the empty-content rule drops it, marker and all.
         content = without_empty(content, policy.keep_signed_empty_text)
-    content = _kept(content)
+    content = _kept(content, wire)
     # Texts become one string only when no signature rides on either: a Gemini text
     # signature belongs to its own text, so signed texts stay separate parts.
     signed = any(isinstance(b, TextContent) and b.text_signature for b in content)
-    if plain_string(first) and plain_string(second) and not signed:
+    if _plain_string(first, wire) and _plain_string(second, wire) and not signed:
         form = "string"
     elif any(isinstance(b, TextContent | OpaqueContent) for b in content):
         form = "list"
@@ -210,19 +210,19 @@ def _pads(conv: Conversation, index: int) -> bool:
     """Turn ``index`` has whitespace-only text parts a merge leaves out."""
     if not conv.facts(index).flags & BLANK:
         return False
-    return any(blank_text(block) for block in conv.message(index).content)
+    return any(_blank_text(block, conv.wire) for block in conv.message(index).content)
 
 
 def _merged(conv: Conversation, first_slot: Slot, second_slot: Slot, index: int) -> Slot:
     probe = conv.with_slots((first_slot, second_slot))
     first, second = probe.message(0), probe.message(1)
     if isinstance(first, UserMessage) and isinstance(second, UserMessage):
-        return conv.slot_for(_merge_users(first, second), like=first_slot)
+        return conv.slot_for(_merge_users(first, second, conv.wire), like=first_slot)
     assert isinstance(first, AssistantMessage) and isinstance(second, AssistantMessage)
     same = probe.replayable(0), probe.replayable(1)
     if same[0] != same[1]:
-        first, second = as_foreign(first, conv.ctx), as_foreign(second, conv.ctx)
-    message: Message = _merge_assistants(first, second, conv.ctx.policy)
+        first, second = as_foreign(first, conv), as_foreign(second, conv)
+    message: Message = _merge_assistants(first, second, conv.ctx.policy, conv.wire)
     return conv.slot_for(message, verdict=same[0] and same[1], like=first_slot)
 
 

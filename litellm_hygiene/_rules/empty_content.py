@@ -23,9 +23,11 @@ from typing import Any, ClassVar
 from .._build import construct_unchecked, copy_unchecked
 from .._content import OpaqueContent, TextContent, ThinkingContent
 from .._messages import AssistantMessage, Message, ToolResultMessage, UserMessage
-from .._openai._facts import BLANK
-from ._base import Conversation, MessageRule, Problem, Repair, RuleContext, Wording
+from .._view import BLANK
 from ._codes import Code
+from ._conversation import Conversation, RuleContext
+from ._findings import Problem
+from ._rule import MessageRule, Repair, Wording
 from ._wording import ErrorKind
 
 __all__ = ["EMPTY_TURN_TEXT", "EmptyContent", "without_empty"]

@@ -13,8 +13,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import ClassVar
 
-from ._base import Conversation, Finding, Problem, Rule
 from ._codes import Code
+from ._conversation import Conversation
+from ._findings import Finding, Problem
+from ._rule import Rule
 
 __all__ = ["FailedTurn"]
 

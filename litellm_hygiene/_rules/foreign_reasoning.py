@@ -13,7 +13,7 @@ not be verified.``). In a turn that is not replayable to the target:
 - empty thinking and redacted thinking are dropped (only their model can read them);
 - signatures on text and tool calls are dropped.
 
-Which turns are replayable is :meth:`~litellm_hygiene._rules._base.Conversation.replayable`.
+Which turns are replayable is :meth:`~litellm_hygiene._rules._conversation.Conversation.replayable`.
 Same-model turns keep everything byte for byte: Anthropic requires the latest tool-loop
 turn to start with its own unmodified thinking block.
 """
@@ -25,18 +25,11 @@ from typing import Any, ClassVar, Literal, Protocol
 from .._build import construct_unchecked, copy_unchecked
 from .._content import TextContent, ThinkingContent, ThinkingOrigin, ToolCall
 from .._messages import AssistantMessage, ContentForm, Message
-from .._openai._facts import OPAQUE
-from ._base import (
-    Conversation,
-    MessageRule,
-    Problem,
-    Repair,
-    RuleContext,
-    Slot,
-    WireRepair,
-    Wording,
-)
+from .._view import OPAQUE
 from ._codes import Code
+from ._conversation import Conversation, Slot
+from ._findings import Problem
+from ._rule import MessageRule, Repair, WireRepair, Wording
 from .response_only_field import strip_fields
 
 __all__ = ["ForeignReasoning", "as_foreign"]
@@ -209,11 +202,11 @@ def _joined(blocks: list[Any]) -> list[Any]:
     return out
 
 
-def as_foreign(message: AssistantMessage, ctx: RuleContext) -> AssistantMessage:
-    """``message`` as it goes to ``ctx``'s target when it is not replayable there."""
-    fixed, _ = foreign_blocks(message, as_reasoning=ctx.policy.reasoning_on_calls)
+def as_foreign(message: AssistantMessage, conv: Conversation) -> AssistantMessage:
+    """``message`` as it goes to ``conv``'s target when it is not replayable there."""
+    fixed, _ = foreign_blocks(message, as_reasoning=conv.ctx.policy.reasoning_on_calls)
     assert isinstance(fixed, AssistantMessage)
-    fixed, _ = strip_fields(fixed, ctx, replayable=False)
+    fixed, _ = strip_fields(fixed, conv, replayable=False)
     return fixed
 
 

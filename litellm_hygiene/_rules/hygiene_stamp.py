@@ -18,10 +18,11 @@ from typing import ClassVar
 
 from .._build import copy_unchecked
 from .._messages import AssistantMessage
-from .._openai import STAMP_KEY
-from .._openai._facts import STAMPED, with_flags
-from ._base import Conversation, Finding, Problem, Rule, RuleContext, Slot, Wording
+from .._view import STAMP_KEY, STAMPED, with_flags
 from ._codes import Code
+from ._conversation import Conversation, RuleContext, Slot
+from ._findings import Finding, Problem
+from ._rule import Rule, Wording
 from ._wording import EXTRA_FIELD
 
 __all__ = ["HygieneStamp"]

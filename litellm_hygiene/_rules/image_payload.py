@@ -34,10 +34,11 @@ from typing import ClassVar, Final, TypeAlias
 from .._build import copy_unchecked
 from .._content import ImageContent, OpaqueContent, TextContent
 from .._messages import ToolResultMessage, UserMessage
-from .._openai._facts import IMAGES, INLINE_IMAGES
 from .._policy import Policy
-from ._base import Conversation, Finding, Problem, Rule, Slot, Wording
+from .._view import IMAGES, INLINE_IMAGES
 from ._codes import Code
+from ._conversation import Conversation, Slot
+from ._findings import Finding, Problem
 from ._image_codec import (
     ImageFacts,
     ImageProblem,
@@ -46,6 +47,7 @@ from ._image_codec import (
     fit_image,
     inspect_inline_image,
 )
+from ._rule import Rule, Wording
 from ._wording import ErrorKind
 
 __all__ = ["ImagePayload", "removal_placeholder"]

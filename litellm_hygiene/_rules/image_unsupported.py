@@ -20,9 +20,11 @@ from typing import Any, ClassVar, Final
 from .._build import copy_unchecked
 from .._content import ImageContent, TextContent
 from .._messages import Message, ToolResultMessage, UserMessage
-from .._openai._facts import IMAGES
-from ._base import Conversation, MessageRule, Problem, Repair, RuleContext, Wording
+from .._view import IMAGES
 from ._codes import Code
+from ._conversation import Conversation, RuleContext
+from ._findings import Problem
+from ._rule import MessageRule, Repair, Wording
 
 __all__ = ["ImageUnsupported", "downgrade_placeholder"]
 

@@ -16,9 +16,11 @@ from typing import Any, ClassVar
 from .._build import copy_unchecked
 from .._content import OpaqueContent, TextContent, ThinkingContent, ToolCall
 from .._messages import AssistantMessage, Message
-from .._openai._facts import OPAQUE
-from ._base import Conversation, MessageRule, Problem, Repair, RuleContext, Slot, Wording
+from .._view import OPAQUE
 from ._codes import Code
+from ._conversation import Conversation, RuleContext, Slot
+from ._findings import Problem
+from ._rule import MessageRule, Repair, Wording
 
 __all__ = ["LoneReasoning"]
 

@@ -16,9 +16,11 @@ from typing import ClassVar
 from .._build import construct_unchecked, copy_unchecked
 from .._content import ThinkingContent, ToolCall
 from .._messages import AssistantMessage, Message
-from .._openai._facts import CALLS
-from ._base import Conversation, MessageRule, Problem, Repair, RuleContext, Slot, Wording
+from .._view import CALLS
 from ._codes import Code
+from ._conversation import Conversation, RuleContext, Slot
+from ._findings import Problem
+from ._rule import MessageRule, Repair, Wording
 
 __all__ = ["EMPTY_REASONING", "MissingReasoning"]
 

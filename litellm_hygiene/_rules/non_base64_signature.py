@@ -15,15 +15,16 @@ from typing import Any, ClassVar
 from .._build import copy_unchecked
 from .._content import TextContent, ThinkingContent, ToolCall
 from .._messages import AssistantMessage, Message
-from .._openai._decode import text_signatures_read_back
-from .._openai._facts import OPAQUE
 from .._signatures import is_canonical_base64
-from ._base import Conversation, MessageRule, Problem, Repair, RuleContext, Slot, Wording
+from .._view import OPAQUE, PROVIDER_FIELDS
 from ._codes import Code
+from ._conversation import Conversation, RuleContext, Slot
+from ._findings import Problem
+from ._rule import MessageRule, Repair, Wording
 
 __all__ = ["NonBase64Signature", "requires_base64"]
 
-_PSF = "provider_specific_fields"
+_PSF = PROVIDER_FIELDS
 _GEMINI = (
     "Invalid value at 'contents[{m}].parts[{c}].thought_signature' (TYPE_BYTES), "
     'Base64 decoding failed for "{sig}"'
@@ -160,7 +161,7 @@ class NonBase64Signature(MessageRule):
         # One text's signature dropped beside others kept: they travel as one list, and
         # no longer line up with the texts, so no text is read back as signed.
         psf = update.get(_PSF, message.provider_specific_fields)
-        read_back = text_signatures_read_back(content, psf)
+        read_back = conv.wire.text_signatures_read_back(content, psf)
         if read_back is not None:
             content, update[_PSF] = read_back
         return copy_unchecked(message, content=content, **update), problems

@@ -12,9 +12,11 @@ from typing import ClassVar
 from .._build import construct_unchecked, copy_unchecked
 from .._content import TextContent
 from .._messages import AssistantMessage, Message
-from .._openai._facts import NULL_CONTENT
-from ._base import Conversation, MessageRule, Problem, Repair, Wording
+from .._view import NULL_CONTENT
 from ._codes import Code
+from ._conversation import Conversation
+from ._findings import Problem
+from ._rule import MessageRule, Repair, Wording
 
 __all__ = ["NullContent"]
 

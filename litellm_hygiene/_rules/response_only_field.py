@@ -17,24 +17,16 @@ from typing import Any, ClassVar
 from .._build import copy_unchecked
 from .._content import TextContent, ThinkingContent, ToolCall
 from .._messages import AssistantMessage, Message
-from .._openai._facts import OPAQUE
-from .._openai._tools import writes_fields
-from ._base import (
-    Conversation,
-    MessageRule,
-    Problem,
-    Repair,
-    RuleContext,
-    Slot,
-    WireRepair,
-    Wording,
-)
+from .._view import OPAQUE, PROVIDER_FIELDS, Wire
 from ._codes import Code
+from ._conversation import Conversation, RuleContext, Slot
+from ._findings import Problem
+from ._rule import MessageRule, Repair, WireRepair, Wording
 from ._wording import EXTRA_FIELD
 
 __all__ = ["ResponseOnlyField", "strip_fields"]
 
-_PSF = "provider_specific_fields"
+_PSF = PROVIDER_FIELDS
 
 
 @functools.lru_cache(maxsize=64)
@@ -52,11 +44,11 @@ def _field_problem(key: str, reason: str) -> Problem:
     return Problem(key, reason, "extra_field", values={"key": key})
 
 
-def _call(call: ToolCall, position: int) -> tuple[ToolCall, Problem | None]:
+def _call(call: ToolCall, position: int, wire: Wire) -> tuple[ToolCall, Problem | None]:
     sites = tuple(site for site in call.signature_sites if site == "id")
     signature = call.thought_signature
     listed = call.signature_sites
-    if not writes_fields(call.extra, signature, _PSF in listed) and not writes_fields(
+    if not wire.writes_fields(call.extra, signature, _PSF in listed) and not wire.writes_fields(
         call.function_extra, signature, f"function.{_PSF}" in listed
     ):
         return call, None
@@ -71,7 +63,9 @@ def _call(call: ToolCall, position: int) -> tuple[ToolCall, Problem | None]:
     return copy_unchecked(call, **update), problem
 
 
-def _blocks(message: AssistantMessage, fields: frozenset[str]) -> tuple[list[Any], list[Problem]]:
+def _blocks(
+    message: AssistantMessage, fields: frozenset[str], wire: Wire
+) -> tuple[list[Any], list[Problem]]:
     out: list[Any] = []
     problems: list[Problem] = []
     strip_psf = _PSF in fields
@@ -83,7 +77,7 @@ def _blocks(message: AssistantMessage, fields: frozenset[str]) -> tuple[list[Any
             continue
         if isinstance(block, ToolCall):
             if strip_psf:
-                block, problem = _call(block, calls)
+                block, problem = _call(block, calls, wire)
                 if problem is not None:
                     problems.append(problem)
             calls += 1
@@ -95,13 +89,13 @@ def _blocks(message: AssistantMessage, fields: frozenset[str]) -> tuple[list[Any
 
 
 def strip_fields(
-    message: AssistantMessage, ctx: RuleContext, *, replayable: bool
+    message: AssistantMessage, conv: Conversation, *, replayable: bool
 ) -> tuple[AssistantMessage, list[Problem]]:
-    """The turn without the response-only fields the target must not get."""
-    fields = fields_for(ctx, replayable)
+    """The turn without the response-only fields ``conv``'s target must not get."""
+    fields = fields_for(conv.ctx, replayable)
     if not fields:
         return message, []
-    blocks, problems = _blocks(message, fields)
+    blocks, problems = _blocks(message, fields, conv.wire)
     update: dict[str, Any] = {}
     if problems:
         update["content"] = tuple(blocks)
@@ -109,7 +103,7 @@ def strip_fields(
         update["reasoning_content"] = None
         problems.append(_field_problem("reasoning_content", "response-only field removed"))
     if _PSF in fields and message.provider_specific_fields is not None:
-        update["provider_specific_fields"] = None
+        update[_PSF] = None
         problems.append(_field_problem(_PSF, "response-only field removed"))
     dropped = [k for k in message.extra if k in fields]
     if dropped:
@@ -140,7 +134,7 @@ class ResponseOnlyField(MessageRule):
         """The turn without the fields its target must not get."""
         if not isinstance(message, AssistantMessage):
             return message, []
-        return strip_fields(message, conv.ctx, replayable=conv.replayable(index))
+        return strip_fields(message, conv, replayable=conv.replayable(index))
 
     def edit(self, conv: Conversation, index: int, slot: Slot) -> WireRepair | None:
         """:meth:`repair` made on the wire, where each field is only a key to remove."""

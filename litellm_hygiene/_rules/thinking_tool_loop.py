@@ -24,8 +24,10 @@ from typing import Any, ClassVar, Final
 
 from .._content import TextContent, ThinkingContent
 from .._messages import AssistantMessage
-from ._base import Conversation, Finding, Problem, Rule, RuleContext, Wording
 from ._codes import Code
+from ._conversation import Conversation, RuleContext
+from ._findings import Finding, Problem
+from ._rule import Rule, Wording
 
 __all__ = ["THINKING_PARAMS", "ThinkingToolLoop", "asks_to_think"]
 

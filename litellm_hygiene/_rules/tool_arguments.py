@@ -15,11 +15,13 @@ from typing import Any, ClassVar
 
 from .._build import copy_unchecked
 from .._content import ToolCall
+from .._json import loads
 from .._messages import AssistantMessage, Message
-from .._openai._facts import CALLS
-from .._openai._json import loads
-from ._base import Conversation, MessageRule, Problem, Repair, RuleContext, Slot, Wording
+from .._view import CALLS
 from ._codes import Code
+from ._conversation import Conversation, RuleContext, Slot
+from ._findings import Problem
+from ._rule import MessageRule, Repair, Wording
 
 __all__ = ["ToolArguments", "valid_arguments"]
 

@@ -26,11 +26,12 @@ from collections import deque
 from collections.abc import Sequence
 from typing import ClassVar, Final
 
-from .._openai._facts import renamed_facts
-from .._openai._tools import join_id, split_id
 from .._policy import IdRule
-from ._base import Conversation, Finding, Problem, Rule, Slot, Wording
+from .._view import WirePlan, renamed_facts
 from ._codes import Code
+from ._conversation import Conversation, Slot
+from ._findings import Finding, Problem
+from ._rule import Rule, Wording
 
 __all__ = ["ToolCallId", "id_is_valid"]
 
@@ -383,10 +384,10 @@ class _Renamer:
     def _renamed(self, raw: str, sent: str) -> str:
         """The new id as given: a fresh id, and the signature where LiteLLM keeps it."""
         fresh = self.namer.fresh(sent)
-        _, signature = split_id(raw)
+        _, signature = WirePlan.split_id(raw)
         if signature is None or self.conv.ctx.plan.whole_id_sent:
             return fresh
-        return join_id(fresh, signature, in_id=True)
+        return WirePlan.join_id(fresh, signature, in_id=True)
 
     def _result(self, index: int, slot: Slot) -> Slot:
         key = slot.facts.result

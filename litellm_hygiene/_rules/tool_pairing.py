@@ -38,10 +38,11 @@ from typing import ClassVar
 from .._build import construct_unchecked
 from .._content import TextContent
 from .._messages import ToolResultMessage
-from .._openai._facts import Call, Facts, readdressed_facts
-from .._openai._tools import split_id
-from ._base import Conversation, Finding, Problem, Rule, RuleContext, Slot, Wording
+from .._view import Call, Facts, WirePlan, readdressed_facts
 from ._codes import Code
+from ._conversation import Conversation, RuleContext, Slot
+from ._findings import Finding, Problem
+from ._rule import Rule, Wording
 
 __all__ = ["NO_RESULT_TEXT", "ToolPairing"]
 
@@ -89,7 +90,7 @@ class _Index:
             facts = slot.facts
             if facts.result is not None:
                 self.results[facts.result].append(position)
-                self.bare[split_id(facts.result)[0]].append(position)
+                self.bare[WirePlan.split_id(facts.result)[0]].append(position)
             for key, _, _ in facts.calls:
                 self.issued[key].append(position)
 
@@ -104,7 +105,9 @@ class _Index:
 
     def loose(self, key: str, start: int, end: int) -> list[int]:
         """Results in ``key``'s window whose id differs from it only by a signature."""
-        found = _between(self.bare.get(split_id(key)[0], []), start, self._limit(key, start, end))
+        found = _between(
+            self.bare.get(WirePlan.split_id(key)[0], []), start, self._limit(key, start, end)
+        )
         return [p for p in found if p not in self.results.get(key, ())]
 
 
@@ -258,7 +261,7 @@ def _answer(facts: Facts, chosen: int, call: Call, plan: Plan, found: list[Findi
         plan.append(chosen)
         return
     plan.append((chosen, call))
-    bare, signature = split_id(call[2])
+    bare, signature = WirePlan.split_id(call[2])
     # Said without the signature: a change's detail never holds one.
     form = "with" if signature is not None else "without"
     reason = f"result for {_shown(bare)!r} readdressed to its call's id ({form} its signature)"
@@ -302,7 +305,7 @@ def _result_for(call: Call) -> ToolResultMessage:
             synthesized=True,
             role="function",
         )
-    call_id, signature = split_id(raw)
+    call_id, signature = WirePlan.split_id(raw)
     return construct_unchecked(
         ToolResultMessage,
         tool_call_id=call_id,

@@ -29,8 +29,10 @@ from typing import ClassVar
 from .._build import construct_unchecked, copy_unchecked
 from .._content import TextContent
 from .._messages import AssistantMessage
-from ._base import Conversation, Finding, Problem, Rule, RuleContext, Slot, Wording
 from ._codes import Code
+from ._conversation import Conversation, RuleContext, Slot
+from ._findings import Finding, Problem
+from ._rule import Rule, Wording
 
 __all__ = ["BRIDGE_TEXT", "TurnOrder"]
 

@@ -17,6 +17,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from .._wire._ids import split_id
+
 __all__ = ["SYSTEM_ROLES", "Unit", "UnitKind", "role_of", "units_of"]
 
 SYSTEM_ROLES = frozenset({"system", "developer"})
@@ -26,7 +28,6 @@ UnitKind = Literal["system", "user", "exchange", "orphan", "other"]
 """What a unit is: an instruction, a user turn, an assistant turn with the results of its
 calls, a result answering no earlier call, or a message of an unknown role."""
 
-_THOUGHT = "__thought__"
 """LiteLLM keeps Gemini's thought signature in a call id after this separator; a result
 may quote the id with or without it, and still answers that call."""
 
@@ -70,7 +71,7 @@ def _call_ids(message: Any) -> list[str]:
 
 
 def _keys(call_id: str) -> tuple[str, ...]:
-    bare = call_id.partition(_THOUGHT)[0]
+    bare = split_id(call_id)[0]
     return (call_id,) if bare == call_id else (call_id, bare)
 
 

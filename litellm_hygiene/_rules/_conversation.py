@@ -1,0 +1,280 @@
+"""The conversation the rules read and rewrite, and the target they read it for.
+
+Rules read a :class:`Conversation`: one :class:`Slot` per message holding the wire
+message, its :class:`~litellm_hygiene._view.Facts` (read once), and the decoded
+neutral message, built only when a rule asks for it; and a :class:`RuleContext`: the
+target, its policy, LiteLLM's id plan for it, and whose turns are replayable there. A
+fix returns a new conversation that shares every slot it did not touch.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable, Mapping, Sequence
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any, TypeVar
+
+from .._messages import Api, AssistantMessage, Message
+from .._policy import Policy
+from .._target import TargetModel
+from .._view import STAMPED, Facts, Stamp, Wire, WirePlan
+
+__all__ = ["Conversation", "RuleContext", "Slot"]
+
+_T = TypeVar("_T")
+_NO_PARAMS: Mapping[str, Any] = MappingProxyType({})
+
+
+@dataclass(frozen=True)
+class RuleContext:
+    """The target a request goes to, what it requires, and how the wire treats it.
+
+    Attributes:
+        target: The resolved model.
+        policy: Its family's policy (or the caller's override).
+        plan: What LiteLLM does with ids and signatures for it.
+        source: The declared producer of assistant turns with no provenance.
+    """
+
+    target: TargetModel
+    policy: Policy
+    plan: WirePlan
+    source: TargetModel | None = None
+    _kept: dict[Hashable, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
+
+    def kept(self, key: Hashable, build: Callable[[], _T]) -> _T:
+        """A value built once per request (a check cache a rule's find and fix share)."""
+        found = self._kept.get(key)
+        if found is None:
+            found = self._kept[key] = build()
+        return found
+
+    def same_model(self, provider: str | None, api: Api, model: str) -> bool:
+        """``target.is_same_model``, worked out once per producer in a request."""
+        # Asked once per thinking turn: looked up without building a closure each time.
+        key = (provider, api, model)
+        found = self._kept.get(key)
+        if found is None:
+            found = self._kept[key] = self.target.is_same_model(provider, api, model)
+        return bool(found)
+
+
+class Slot:
+    """One message of a conversation: wire form, facts, neutral form, provenance.
+
+    The wire form and the facts are always there; the neutral message is decoded the
+    first time a rule asks. ``origin`` is the caller's index while the message is the
+    caller's own; ``verdict`` caches whether its opaque data may be replayed;
+    ``restored`` is a provenance stamp the caller's message lost and the integration's
+    store gave back, read as a stamp on the message would be (the message is not
+    copied to carry it); ``contradicted`` caches whether its own content says it came
+    from another protocol than the target's.
+    """
+
+    __slots__ = (
+        "contradicted",
+        "facts",
+        "failed",
+        "message",
+        "origin",
+        "raw",
+        "restored",
+        "verdict",
+    )
+
+    def __init__(
+        self,
+        raw: Any,
+        facts: Facts,
+        message: Message | None = None,
+        origin: int | None = None,
+        *,
+        verdict: bool | None = None,
+        failed: bool = False,
+        restored: Stamp | None = None,
+    ) -> None:
+        """Hold one message; ``message`` when it is already decoded."""
+        self.raw = raw
+        self.facts = facts
+        self.message = message
+        self.origin = origin
+        self.verdict = verdict
+        self.failed = failed
+        self.restored = restored
+        self.contradicted: bool | None = None
+
+
+class Conversation:
+    """The messages of one request for one target, as the rules see them.
+
+    Never mutated once a rule has it: a fix builds a new one (:meth:`with_slots`,
+    :meth:`with_params`) sharing what it did not touch.
+
+    Attributes:
+        slots: One per message, in order.
+        ctx: The target's context.
+        wire: The messages' wire shape.
+        params: The request's other parameters that rules read (``thinking``...: each
+            rule names its own in :attr:`Rule.params`), as the caller gave them; a rule
+            whose constraint spans messages and parameters fixes it here. Empty when the
+            caller passed none.
+    """
+
+    __slots__ = ("ctx", "params", "slots", "wire")
+
+    def __init__(
+        self,
+        slots: Sequence[Slot],
+        ctx: RuleContext,
+        wire: Wire,
+        params: Mapping[str, Any] = _NO_PARAMS,
+    ) -> None:
+        """Hold the slots, the target's context, the wire shape and the parameters."""
+        self.slots = tuple(slots)
+        self.ctx = ctx
+        self.wire = wire
+        self.params = params
+
+    def __len__(self) -> int:
+        return len(self.slots)
+
+    def facts(self, index: int) -> Facts:
+        """The facts of message ``index``."""
+        return self.slots[index].facts
+
+    def message(self, index: int) -> Message:
+        """The neutral message at ``index``, decoded on first use."""
+        slot = self.slots[index]
+        if slot.message is None:
+            slot.message = self.wire.decode(slot.raw, index if slot.origin is None else slot.origin)
+        return slot.message
+
+    def replayable(self, index: int) -> bool:
+        """May the opaque provider data of assistant turn ``index`` go to the target?
+
+        The declared provenance decides first: what the neutral message carries (a
+        stamp, or a caller's attribution), else the stamp on the wire message, else the
+        declared source model; with none, the policy's ``unknown_provenance``. A turn
+        declared (or, by ``match_evidence``, presumed) same-model must also not
+        contradict itself: evidence in its own content (id shapes, signatures) that
+        points at another protocol makes it foreign. Worked out once per turn, on the
+        turn as the caller sent it, and carried along when a rule rewrites the turn.
+        """
+        return self.judged(self.slots[index])
+
+    def judged(self, slot: Slot) -> bool:
+        """:meth:`replayable` of a slot of this conversation (or a wire edit of one)."""
+        if slot.verdict is None:
+            slot.verdict = self._judge(slot)
+        return slot.verdict
+
+    def _judge(self, slot: Slot) -> bool:
+        return self._verdict(slot, self._declared(slot))
+
+    def _verdict(self, slot: Slot, declared: bool | None) -> bool:
+        """The turn's verdict when its provenance declares ``declared`` (``None``: none)."""
+        policy = self.ctx.policy
+        if declared is None:
+            if policy.unknown_provenance != "match_evidence":
+                return policy.unknown_provenance == "same"
+        elif not declared:
+            return False
+        # The turn's own content has the last word: opaque data whose shape says another
+        # protocol is not replayed, whatever the turn claims. Without this, the output
+        # (which carries no stamp) would be judged differently on its next request.
+        return not self._contradicted(slot)
+
+    def _contradicted(self, slot: Slot) -> bool:
+        """Whether the turn's own content says it came from another protocol."""
+        found = slot.contradicted
+        if found is None:
+            found = slot.contradicted = self._evidence_against(slot)
+        return found
+
+    def _evidence_against(self, slot: Slot) -> bool:
+        target = self.ctx.target
+        found = self.wire.evidence(slot.raw)
+        if not found or target.api in found:
+            return False
+        # Mistral models keep Mistral's id shape behind any router; the ids hygiene gives
+        # a Mistral target have it too, so its output is judged alike on the next run.
+        return not (target.family == "mistral" and "mistral" in found)
+
+    def provenance_matters(self, slot: Slot) -> bool:
+        """Whether some provenance given to this turn would change its verdict.
+
+        Asked before looking the turn up in a provenance store: the turn is judged
+        (:meth:`_verdict`) as declared nothing, another model's and this model's. Where
+        all three agree (its own content says another protocol, say) the verdict is
+        settled here, and the lookup can be skipped.
+        """
+        nothing = self._verdict(slot, None)
+        if self._verdict(slot, False) != nothing or self._verdict(slot, True) != nothing:
+            return True
+        slot.verdict = nothing
+        return False
+
+    def _declared(self, slot: Slot) -> bool | None:
+        """The verdict of the provenance the turn or the caller declares; ``None``: none."""
+        ctx = self.ctx
+        message = slot.message
+        # The same test of a declaration for a decoded turn as for a stamp on the wire.
+        if (
+            isinstance(message, AssistantMessage)
+            and message.api is not None
+            and message.model is not None
+        ):
+            return ctx.same_model(message.provider, message.api, message.model)
+        stamp = slot.restored
+        if stamp is None and message is None and slot.facts.flags & STAMPED:
+            stamp = self.wire.stamp(slot.raw)
+        if stamp is not None:
+            provider, api, model = stamp
+            if api is not None and model is not None:
+                return ctx.same_model(provider, api, model)
+        source = ctx.source
+        if source is not None:
+            return ctx.same_model(source.provider, source.api, source.model_id)
+        return None
+
+    def slot_for(
+        self, message: Message, *, like: Slot | None = None, verdict: bool | None = None
+    ) -> Slot:
+        """A new slot for ``message``, taking provenance from ``like`` when given.
+
+        The verdict of the slot it replaces is settled first: provenance is judged on
+        what the caller sent, never on what a rule has rewritten.
+        """
+        if like is not None and verdict is None:
+            if like.facts.role == "assistant":
+                verdict = like.verdict
+                if verdict is None:
+                    verdict = like.verdict = self._judge(like)
+        raw = self.wire.encode(message)
+        facts = self.wire.facts(raw, 0, self.ctx.plan)
+        failed = like.failed if like is not None else False
+        return Slot(raw, facts, message, verdict=verdict, failed=failed)
+
+    def edited(self, slot: Slot, raw: Any, facts: Facts | None = None) -> Slot:
+        """A new slot for ``raw``, a wire edit of ``slot``'s message (same provenance).
+
+        ``facts``: the edited message's facts, when the edit says what they are;
+        otherwise they are read.
+        """
+        if slot.facts.role == "assistant" and slot.verdict is None:
+            slot.verdict = self._judge(slot)
+        if facts is None:
+            facts = self.wire.facts(raw, 0, self.ctx.plan)
+        return Slot(raw, facts, verdict=slot.verdict, failed=slot.failed)
+
+    def with_slots(self, slots: Sequence[Slot]) -> Conversation:
+        """A conversation of ``slots`` for the same target (and the same parameters)."""
+        return Conversation(slots, self.ctx, self.wire, self.params)
+
+    def with_params(self, params: Mapping[str, Any]) -> Conversation:
+        """The same messages sent with other request parameters."""
+        return Conversation(self.slots, self.ctx, self.wire, params)
+
+    def dropped_params(self, given: Mapping[str, Any]) -> tuple[str, ...]:
+        """The names of ``given`` (the parameters read) that a rule removed here."""
+        return tuple(name for name in given if name not in self.params)

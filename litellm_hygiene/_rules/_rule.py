@@ -1,0 +1,116 @@
+"""What every rule is made of.
+
+A rule (one module of :mod:`litellm_hygiene._rules`) states one provider constraint:
+its :data:`~litellm_hygiene._rules._codes.Code`, when it applies, how to find the places
+that break it (:meth:`Rule.find`), how to fix exactly those places (:meth:`Rule.fix`),
+and what each provider says when it is broken (its wording table). The validator
+reports what :meth:`Rule.find` finds; the pipeline runs find then fix, rule by rule;
+a request goes out untouched exactly when no rule finds anything, because a fix given
+nothing to fix is never called.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, ClassVar
+
+from .._messages import Message
+from ._codes import Code
+from ._conversation import Conversation, RuleContext, Slot
+from ._findings import Finding, Problem
+from ._wording import WordingTable
+
+__all__ = ["MessageRule", "Repair", "Rule", "WireRepair", "Wording"]
+
+Wording = WordingTable
+"""What each provider family says when a rule is broken, by kind of breakage; the
+templates name wire positions (see :mod:`litellm_hygiene._rules._wording`)."""
+
+
+class Rule:
+    """One provider constraint: its code, when it applies, find, fix and wording.
+
+    Attributes:
+        code: The stable name of the constraint (also the change kind and violation
+            code).
+        wording: What each provider says when the constraint is broken.
+        params: The request parameters the rule reads besides the messages (see
+            :attr:`Conversation.params`); the integration hands the rules exactly these.
+    """
+
+    code: ClassVar[Code]
+    wording: ClassVar[Wording] = {}
+    params: ClassVar[tuple[str, ...]] = ()
+
+    def applies(self, ctx: RuleContext) -> bool:
+        """Whether the target has this constraint at all."""
+        return True
+
+    def find(self, conv: Conversation) -> list[Finding]:
+        """Every place in ``conv`` that breaks the rule (nothing: an empty list)."""
+        raise NotImplementedError
+
+    def fix(self, conv: Conversation, found: Sequence[Finding]) -> Conversation:
+        """``conv`` with exactly the places in ``found`` fixed."""
+        raise NotImplementedError
+
+
+Repair = tuple["Message | None", list[Problem]]
+"""A message rule's verdict on one message: the fixed message (``None``: drop it) and
+the problems; no problems means the message stays as it is."""
+
+WireRepair = tuple[Any, list[Problem]]
+"""A message rule's repair made on the wire: the new wire message, and the problems."""
+
+
+class MessageRule(Rule):
+    """A rule that judges and fixes each message on its own.
+
+    Attributes:
+        flags: The fact bits a message needs for the rule to look at it at all; a
+            message with none of them is never decoded for this rule.
+    """
+
+    flags: ClassVar[int] = 0
+
+    def candidate(self, conv: Conversation, slot: Slot) -> bool:
+        """Whether ``slot``'s message may break the rule (cheap: facts and provenance)."""
+        return bool(slot.facts.flags & self.flags)
+
+    def repair(self, conv: Conversation, index: int, message: Message) -> Repair:
+        """The fixed message and what was wrong; no problems when nothing is."""
+        raise NotImplementedError
+
+    def edit(self, conv: Conversation, index: int, slot: Slot) -> WireRepair | None:
+        """The repair of ``slot``'s message made on the wire, where the wire can make it.
+
+        Gives what :meth:`repair` of the decoded message gives, written: the new wire
+        message and the same problems (no problems: nothing to fix). ``None`` when the
+        message must be decoded. A rule whose fix is cheap only on the neutral model
+        leaves this as it is.
+        """
+        return None
+
+    def find(self, conv: Conversation) -> list[Finding]:
+        """Every candidate message the repair would change, with its fixed form."""
+        found: list[Finding] = []
+        for index in range(len(conv)):
+            if not self.candidate(conv, conv.slots[index]):
+                continue
+            message = conv.message(index)
+            fixed, problems = self.repair(conv, index, message)
+            if problems:
+                found.append(Finding(index, tuple(problems), fixed))
+        return found
+
+    def fix(self, conv: Conversation, found: Sequence[Finding]) -> Conversation:
+        """Put each finding's fixed message in its place (or drop it)."""
+        slots = list(conv.slots)
+        for finding in reversed(found):
+            assert finding.index is not None
+            if finding.replacement is None:
+                del slots[finding.index]
+            else:
+                old = slots[finding.index]
+                slots[finding.index] = conv.slot_for(finding.replacement, like=old)
+        return conv.with_slots(slots)

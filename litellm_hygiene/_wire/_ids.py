@@ -1,0 +1,31 @@
+"""LiteLLM's ``<id>__thought__<signature>`` form of a tool-call id, stated once.
+
+LiteLLM keeps a Gemini thought signature inside a tool call's id, after the separator,
+and strips it again for every model it does not treat as Gemini. Every reader, writer,
+fingerprint and trimming step that meets an id splits and joins it here.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+__all__ = ["THOUGHT_SEPARATOR", "join_id", "split_id"]
+
+THOUGHT_SEPARATOR: Final = "__thought__"
+"""LiteLLM's separator between a Gemini tool-call id and its thought signature."""
+
+
+def split_id(raw: str) -> tuple[str, str | None]:
+    """Split LiteLLM's ``<id>__thought__<signature>`` into id and signature.
+
+    An id that starts with the separator has no id before it: it is kept whole.
+    """
+    head, sep, tail = raw.partition(THOUGHT_SEPARATOR)
+    return (head, tail) if sep and head else (raw, None)
+
+
+def join_id(call_id: str, signature: str | None, in_id: bool) -> str:
+    """Rebuild a wire id, re-attaching the signature where it travelled in the id."""
+    if in_id and signature is not None:
+        return f"{call_id}{THOUGHT_SEPARATOR}{signature}"
+    return call_id
