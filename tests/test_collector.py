@@ -5,7 +5,8 @@ from __future__ import annotations
 import asyncio
 import gc
 import threading
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -14,6 +15,7 @@ from litellm_hygiene._integration import _request
 from litellm_hygiene._integration._collector import collector_paused
 from litellm_hygiene._integration._fingerprint import fingerprints
 from litellm_hygiene._integration._options import HygieneOptions
+from litellm_hygiene._integration._shapes import ChatView, anthropic_view
 from litellm_hygiene._integration._store import MemoryStore, Provenance
 from litellm_hygiene._sanitize import SanitizeResult
 from litellm_hygiene._sanitize import sanitize_read as real_sanitize_read
@@ -199,3 +201,70 @@ def test_with_nothing_to_await_the_request_is_one_paused_step(
     assert prepared.restored == (1 if store is not None else 0)
     assert ("thinking_blocks" in prepared.messages[1]) is (store is None)
     assert gc.isenabled()
+
+
+_MESSAGES_CALL: dict[str, Any] = {
+    "model": "anthropic/claude-sonnet-4-5",
+    "messages": [
+        {"role": "user", "content": "q"},
+        {
+            "role": "assistant",
+            "content": [
+                {"type": "thinking", "thinking": "t", "signature": "c2ln"},
+                {"type": "tool_use", "id": "toolu_1", "name": "f", "input": {}},
+            ],
+        },
+        {"role": "user", "content": "next"},
+    ],
+}
+"""A ``/v1/messages`` call whose interrupted call gets a result (read, fixed, written),
+and whose unstamped thinking turn is looked up in the store."""
+
+
+def _view_noting(seen: list[tuple[str, bool, bool]]) -> Any:
+    """``anthropic_view``, noting for its read and its write whether the collector ran
+    and whether it ran on the event loop's thread."""
+    main = threading.get_ident()
+
+    def view_of(kwargs: Mapping[str, Any]) -> Any:
+        seen.append(("read", gc.isenabled(), threading.get_ident() == main))
+        view = anthropic_view(kwargs)
+
+        def written(prepared: Any) -> Any:
+            seen.append(("write", gc.isenabled(), threading.get_ident() == main))
+            return ChatView.written(view, prepared)
+
+        return SimpleNamespace(kwargs=view.kwargs, wire=view.wire, written=written)
+
+    return view_of
+
+
+@pytest.mark.parametrize("store_kind", ["memory", "async"])
+def test_another_shapes_reading_and_writing_run_paused(store_kind: str) -> None:
+    """A ``/v1/messages`` or ``/v1/responses`` call is read into chat messages and written
+    back as part of the work: with the collector paused, never across the store's await."""
+    seen: list[tuple[str, bool, bool]] = []
+    store: Any = MemoryStore() if store_kind == "memory" else _Store()
+    options = HygieneOptions()
+    call, prepared = asyncio.run(
+        _request.prepare_shaped(_MESSAGES_CALL, options, store, _view_noting(seen))
+    )
+    assert [(step, on) for step, on, _ in seen] == [("read", False), ("write", False)]
+    assert all(main for _, _, main in seen)  # a light call stays on the loop
+    assert call["messages"][1]["tool_calls"][0]["id"] == "toolu_1"  # the chat form read
+    sent = prepared.apply(_MESSAGES_CALL)
+    assert sent["messages"][2]["content"][0]["type"] == "tool_result"  # written back
+    if store_kind == "async":
+        assert store.collector_on == [True]
+    assert gc.isenabled()
+
+
+def test_a_heavy_call_of_another_shape_is_read_off_the_event_loop(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Reading a long ``/v1/messages`` history is work like the rules': on a worker
+    thread once the call is heavy, so the event loop serves other requests meanwhile."""
+    monkeypatch.setattr(_request, "HEAVY_MESSAGES", 2)
+    seen: list[tuple[str, bool, bool]] = []
+    asyncio.run(_request.prepare_shaped(_MESSAGES_CALL, HygieneOptions(), None, _view_noting(seen)))
+    assert [(step, main) for step, _, main in seen] == [("read", False), ("write", False)]

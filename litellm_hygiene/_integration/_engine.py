@@ -29,7 +29,13 @@ from ._metrics import StatsCounter
 from ._options import HygieneOptions
 from ._overflow_errors import predicted_overflow_error
 from ._report import CallReport, ReportBook
-from ._request import Prepared, prepare_request, prepare_request_sync, target_of
+from ._request import (
+    Prepared,
+    prepare_request,
+    prepare_request_sync,
+    prepare_shaped,
+    target_of,
+)
 from ._shapes import (
     ChatView,
     anthropic_answer,
@@ -131,13 +137,12 @@ class HygieneEngine:
         if not self._applies(kwargs, shape):
             return None
         try:
-            view = _VIEWS[shape](kwargs) if shape is not None else None
-            if view is None:
+            if shape is None:
                 call, prepared = kwargs, await prepare_request(kwargs, self._options, self._store)
             else:
-                call = view.kwargs
-                prepared = await prepare_request(call, self._options, self._store, view.wire)
-                prepared = view.written(prepared)
+                call, prepared = await prepare_shaped(
+                    kwargs, self._options, self._store, _VIEWS[shape]
+                )
         except ContextWindowExceededError:
             self._cannot_fit(report)
             raise

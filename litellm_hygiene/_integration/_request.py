@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from .._openai._decode import read_stamp
 from .._openai._facts import inline_image_chars
@@ -122,6 +122,68 @@ async def prepare_request(
     return await _work(
         heavy_finish, options, _finish, kwargs, conv, options, looked_up, found, error
     )
+
+
+class ShapedCall(Protocol):
+    """A call of another request shape, read as chat messages (``_shapes.ChatView``)."""
+
+    @property
+    def kwargs(self) -> dict[str, Any]:
+        """The call's kwargs for the core, its ``messages`` the chat messages."""
+
+    @property
+    def wire(self) -> Wire:
+        """The wire facts of the route the call is sent on."""
+
+    def written(self, prepared: Prepared) -> Prepared:
+        """``prepared``, its messages written back in the call's own shape."""
+
+
+async def prepare_shaped(
+    kwargs: Mapping[str, Any],
+    options: HygieneOptions,
+    store: ProvenanceStore | None,
+    view_of: Callable[[Mapping[str, Any]], ShapedCall],
+) -> tuple[dict[str, Any], Prepared]:
+    """:func:`prepare_request` for a call of another shape (``/v1/messages``, ``/v1/responses``).
+
+    ``view_of`` reads the call as chat messages; the result is written back in its own
+    shape. Reading and writing are part of the work: done with the collector paused,
+    and on a worker thread when the call is heavy, like the rules' own work.
+
+    Returns:
+        The chat-form kwargs the core read, and the prepared request.
+    """
+    heavy, heavy_finish = _heavy_shaped(kwargs, options)
+    if store is None or type(store) is MemoryStore:
+        return await _work(heavy_finish, options, _shaped_here, kwargs, view_of, options, store)
+    view = await _work(heavy, options, view_of, kwargs)
+    prepared = await prepare_request(view.kwargs, options, store, view.wire)
+    return view.kwargs, await _work(heavy, options, view.written, prepared)
+
+
+def _shaped_here(
+    kwargs: Mapping[str, Any],
+    view_of: Callable[[Mapping[str, Any]], ShapedCall],
+    options: HygieneOptions,
+    store: MemoryStore | None,
+) -> tuple[dict[str, Any], Prepared]:
+    """:func:`prepare_shaped` in one step, for no store or an in-process one."""
+    view = view_of(kwargs)
+    call = view.kwargs
+    prepared = _prepare_here(call, target_of(call), options, store, view.wire)
+    return call, view.written(prepared)
+
+
+def _heavy_shaped(kwargs: Mapping[str, Any], options: HygieneOptions) -> tuple[bool, bool]:
+    """Whether reading (and then fitting) a call of another shape may stall the loop.
+
+    Counted by its messages or input items, as :func:`_heavy` counts chat messages.
+    """
+    listed = kwargs.get("messages", kwargs.get("input"))
+    count = len(listed) if isinstance(listed, list) else 0
+    heavy = count > HEAVY_MESSAGES
+    return heavy, heavy or (options.fit_to_context and count > HEAVY_FIT_MESSAGES)
 
 
 def _prepare_here(
