@@ -24,10 +24,11 @@ from litellm_hygiene._integration._fingerprint import lookup_keys
 from litellm_hygiene._integration._metadata import REPORT_KEY, SUMMARY_KEY
 from litellm_hygiene._integration._shapes import anthropic_answer
 from litellm_hygiene._standin import StandIn, anthropic
-from litellm_hygiene._standin.serve import answer
+from litellm_hygiene._standin.serve import ANSWER, answer
 from tests.cassettes import FAKE_AWS, warm_up_litellm
 from tests.litellm_callbacks import restored_callbacks
 from tests.payload_recorder import PayloadRecorder, records_tagged
+from tests.streams import anthropic_content, remembered, sse_events, warm_up_streams
 
 SIGNATURE = "EqQBCkgIAxABGAIiQL0t1cJmUMqzNvJ0MPLKbFQyB7gqEpOPh0hY0y4xeA==" * 3
 THINKING = {"type": "enabled", "budget_tokens": 2048}
@@ -44,12 +45,16 @@ _ROUTES: dict[str, tuple[str, dict[str, str]]] = {
     GPT: ("/v1", {}),
 }
 NATIVE = [CLAUDE, CLAUDE_BEDROCK, DEEPSEEK]
+STREAMED = [CLAUDE, DEEPSEEK]
+"""The native routes the stand-in streams (Bedrock streams Claude on another path,
+``invoke-with-response-stream``, in AWS's own event framing)."""
 
 
 @pytest.fixture(scope="module", autouse=True)
 def _warm() -> None:
     """LiteLLM's first use of some types warns (an error here): use them once first."""
     warm_up_litellm()
+    warm_up_streams()
 
 
 @pytest.fixture(scope="module")
@@ -58,11 +63,11 @@ def standin() -> Iterator[StandIn]:
         yield server
 
 
-async def _send(standin: StandIn, model: str, messages: list[Any], **params: Any) -> dict[str, Any]:
+async def _call(standin: StandIn, model: str, messages: list[Any], **params: Any) -> Any:
     standin.reset()
     base, extra = _ROUTES[model]
     credentials: dict[str, Any] = dict(extra)
-    response = await anthropic_messages.acreate(
+    return await anthropic_messages.acreate(
         model=model,
         messages=messages,
         api_base=standin.base_url + base,
@@ -72,8 +77,20 @@ async def _send(standin: StandIn, model: str, messages: list[Any], **params: Any
         **credentials,
         **params,
     )
+
+
+async def _send(standin: StandIn, model: str, messages: list[Any], **params: Any) -> dict[str, Any]:
+    response = await _call(standin, model, messages, **params)
     assert isinstance(response, dict)
     return response
+
+
+async def _streamed(
+    standin: StandIn, model: str, messages: list[Any], **params: Any
+) -> list[dict[str, Any]]:
+    """The events of the call sent with ``stream=True``, the stream read to its end."""
+    stream = await _call(standin, model, messages, stream=True, **params)
+    return sse_events([chunk async for chunk in stream])
 
 
 def _user(text: str) -> dict[str, Any]:
@@ -155,6 +172,24 @@ async def test_an_interrupted_call_is_answered(standin: StandIn, model: str) -> 
     assert after[1] == INTERRUPTED[2]["content"][0]
     assert response["content"][0]["text"].startswith("Hello from the litellm-hygiene")
     assert INTERRUPTED == before
+
+
+@pytest.mark.parametrize("model", STREAMED)
+async def test_a_streamed_interrupted_call_is_answered(standin: StandIn, model: str) -> None:
+    """Rejected before any event is sent; with hygiene, streamed to its ``message_stop``."""
+    with restored_callbacks(empty=True):
+        with pytest.raises(BadRequestError, match="tool_use"):
+            await _streamed(standin, model, INTERRUPTED)
+        litellm.callbacks = [HygieneCallback(provenance_store="none")]
+        events = await _streamed(standin, model, INTERRUPTED)
+    body = _sent(standin)
+    assert body["stream"] is True
+    results = [b for m in body["messages"][2:] for b in m["content"] if b["type"] == "tool_result"]
+    assert [result["tool_use_id"] for result in results] == ["toolu_01A"]
+    kinds = [event["type"] for event in events]
+    assert (kinds[0], kinds[-2:]) == ("message_start", ["message_delta", "message_stop"])
+    (text,) = anthropic_content(events)
+    assert text == {"type": "text", "text": ANSWER.format(api="anthropic")}
 
 
 @pytest.mark.parametrize("model", [CLAUDE, CLAUDE_BEDROCK])
@@ -277,6 +312,41 @@ async def test_an_answer_is_known_as_its_models_own_next_time(queue: StandIn) ->
     assert [block["type"] for block in turn] == ["text", "tool_use"]
     assert turn[0]["text"] == "List first."
     assert "thinking" not in sent  # the loop's last turn no longer starts with thinking
+    assert hygiene.stats["restored"] == 1
+
+
+async def test_a_streamed_answer_is_known_as_its_models_own_next_time(queue: StandIn) -> None:
+    """The same, streamed: the turn Claude Code rebuilds from the events is recognised."""
+    answer_turn = anthropic.message(
+        anthropic.thinking("List first.", seed="s"),
+        anthropic.tool_use("Bash", {"command": "ls"}, seed="s"),
+        model="claude-sonnet-4-5",
+        seed="s",
+    )
+    queue.enqueue(answer_turn, anthropic.message(anthropic.text("ok"), model="m", seed="t"))
+    asked = [_user("list the files")]
+    with restored_callbacks(empty=True):
+        hygiene = HygieneCallback(provenance_store="memory")
+        litellm.callbacks = [hygiene]
+        stream = await _queued(queue, CLAUDE, asked, thinking=THINKING, stream=True)
+        content = anthropic_content(sse_events([chunk async for chunk in stream]))
+        turn = {"role": "assistant", "content": content}
+        found = await remembered(hygiene.store, anthropic_answer(turn)[0])
+        history = [*asked, turn, _result(content[1]["id"])]
+        await _queued(queue, "anthropic/claude-opus-4-1", history, thinking=THINKING)
+    assert content == answer_turn.body["content"]
+    assert (found.provider, found.api, found.model) == (
+        "anthropic",
+        "anthropic-messages",
+        "claude-sonnet-4-5",
+    )
+    streamed, sent = (request.body for request in queue.received)
+    assert isinstance(streamed, dict) and streamed["stream"] is True
+    assert isinstance(sent, dict)
+    turn_sent = sent["messages"][1]["content"]
+    assert [block["type"] for block in turn_sent] == ["text", "tool_use"]
+    assert turn_sent[0]["text"] == "List first."
+    assert "thinking" not in sent
     assert hygiene.stats["restored"] == 1
 
 

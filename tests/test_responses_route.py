@@ -22,10 +22,11 @@ from litellm_hygiene._integration._fingerprint import lookup_keys
 from litellm_hygiene._integration._metadata import REPORT_KEY, SUMMARY_KEY
 from litellm_hygiene._integration._shapes import responses_answer
 from litellm_hygiene._standin import StandIn, openai_responses
-from litellm_hygiene._standin.serve import answer
+from litellm_hygiene._standin.serve import ANSWER, answer
 from tests.cassettes import warm_up_litellm
 from tests.litellm_callbacks import restored_callbacks
 from tests.payload_recorder import PayloadRecorder, records_tagged
+from tests.streams import done_items, remembered
 
 GPT = "openai/gpt-4o"
 GEMINI_SIGNATURE = "CiQBVKhc7mO4GPk1KLSHYaBB4gK1dAAYD4sAj1x0qQ4rFO0+iRoKWgFUqFzu" * 4
@@ -53,6 +54,12 @@ async def _send(server: StandIn, items: list[Any], **params: Any) -> Any:
         api_key="sk-test",
         **params,
     )
+
+
+async def _streamed(server: StandIn, items: list[Any], **params: Any) -> list[Any]:
+    """The events of the call sent with ``stream=True``, the stream read to its end."""
+    stream = await _send(server, items, stream=True, **params)
+    return [event async for event in stream]
 
 
 def _sent(server: StandIn) -> dict[str, Any]:
@@ -122,6 +129,27 @@ async def test_an_interrupted_call_gets_its_output(standin: StandIn) -> None:
     }
     assert items[4] == INTERRUPTED[3]
     assert before == INTERRUPTED
+
+
+async def test_a_streamed_interrupted_call_gets_its_output(standin: StandIn) -> None:
+    """Rejected before any event is sent; with hygiene, streamed to ``response.completed``."""
+    with restored_callbacks(empty=True):
+        with pytest.raises(BadRequestError, match="No tool output found"):
+            await _streamed(standin, INTERRUPTED)
+        litellm.callbacks = [HygieneCallback(provenance_store="none")]
+        events = await _streamed(standin, INTERRUPTED)
+    body = _sent(standin)
+    assert body["stream"] is True
+    assert body["input"][3] == {
+        "type": "function_call_output",
+        "call_id": "call_Ab12",
+        "output": "No result provided",
+    }
+    kinds = [event.type for event in events]
+    assert (kinds[0], kinds[-1]) == ("response.created", "response.completed")
+    (item,) = done_items(events)
+    assert item["content"][0]["text"] == ANSWER.format(api="responses")
+    assert events[-1].response.output[0].content[0].text == item["content"][0]["text"]
 
 
 async def test_a_gemini_sessions_ids_go_out_in_openais_limits(standin: StandIn) -> None:
@@ -232,6 +260,48 @@ async def test_an_answer_is_known_as_its_models_own_next_time() -> None:
                 model="openai/o3", input=history, api_base=server.base_url + "/v1", api_key="k"
             )
         sent = server.received[-1].body
+    assert isinstance(sent, dict)
+    assert all(item.get("type") != "reasoning" for item in sent["input"])
+    assert hygiene.stats["restored"] == 1
+
+
+async def test_a_streamed_answer_is_known_as_its_models_own_next_time() -> None:
+    """The same, streamed: the items Codex keeps from the events are recognised."""
+    first = openai_responses.response(
+        openai_responses.reasoning(["Look first."], seed="r1"),
+        openai_responses.function_call("shell", {"command": ["ls"]}, seed="r1"),
+        model="gpt-4o",
+        seed="r1",
+    )
+    with StandIn() as server:
+        server.enqueue(
+            first,
+            openai_responses.response(
+                openai_responses.message("ok", seed="r2"), model="o3", seed="r2"
+            ),
+        )
+        asked = [_user("list the files")]
+        base = server.base_url + "/v1"
+        with restored_callbacks(empty=True):
+            hygiene = HygieneCallback(provenance_store="memory")
+            litellm.callbacks = [hygiene]
+            stream: Any = await litellm.aresponses(
+                model=GPT, input=asked, api_base=base, api_key="sk-test", stream=True
+            )
+            output = done_items([event async for event in stream])
+            (turn,) = responses_answer({"output": output})
+            found = await remembered(hygiene.store, turn)
+            call = next(item for item in output if item["type"] == "function_call")
+            history = [
+                *asked,
+                *output,
+                {"type": "function_call_output", "call_id": call["call_id"], "output": "a.py"},
+            ]
+            await litellm.aresponses(model="openai/o3", input=history, api_base=base, api_key="k")
+        streamed, sent = (request.body for request in server.received)
+    assert output == first.body["output"]
+    assert (found.provider, found.api, found.model) == ("openai", "openai-responses", "gpt-4o")
+    assert isinstance(streamed, dict) and streamed["stream"] is True
     assert isinstance(sent, dict)
     assert all(item.get("type") != "reasoning" for item in sent["input"])
     assert hygiene.stats["restored"] == 1

@@ -17,15 +17,28 @@ Exceptions are listed explicitly, with the reason, in :data:`ALLOWANCES` (a diff
 is provably optional or version-dependent) and :data:`OPAQUE` (request-defined content whose
 inner keys are not part of the provider's shape, such as tool-call arguments). A test checks
 that every allowance is still needed, so the tables cannot go stale.
+
+Streams are compared too: an Anthropic stream's events, kind by kind, with real recorded
+streams; a Responses stream (the corpus has none recorded) event by event with the event
+models of OpenAI's SDK (generated from OpenAI's API specification) and of LiteLLM's own
+stream parser. Both must carry the non-streamed body's answer, and an error is never
+streamed.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+import json
+import typing
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from litellm.llms.openai.responses.transformation import OpenAIResponsesAPIConfig
+from openai.types.responses import ResponseStreamEvent
+from pydantic import BaseModel, ValidationError
 
 from litellm_hygiene._standin import (
     anthropic,
@@ -37,8 +50,12 @@ from litellm_hygiene._standin import (
     openai_responses,
 )
 from litellm_hygiene._standin._reply import Json
+from litellm_hygiene._standin._stream import streamed
+from litellm_hygiene._standin.rules import WireProblem
+from litellm_hygiene._standin.strict import rejection
 
 from .corpus import load_interactions
+from .streams import anthropic_content
 
 Shape = dict[str, frozenset[str]]
 """``path -> JSON value types seen there`` (``object``, ``array``, ``string``, ...)."""
@@ -105,6 +122,16 @@ DEEPSEEK_REAL = (
     # ... the final answer: reasoning_content + content, no tool calls
     (_PAI + "test_deepseek/test_deepseek_deferred_capability_with_thinking.yaml", 2),
 )
+ANTHROPIC_STREAM_REAL = (
+    # claude-sonnet-4 streamed: thinking (thinking_delta, signature_delta) + text
+    (_PAI + "test_anthropic/test_anthropic_model_thinking_part_stream.yaml", 0),
+    # claude-haiku-4-5 streamed (2026): thinking + tool_use (input_json_delta)
+    (
+        "llm-anthropic/tests/cassettes/test_anthropic/"
+        "test_fixed_version_tool_chain_with_thinking_display_regression.yaml",
+        0,
+    ),
+)
 
 # --------------------------------------------------------------------------------------------
 # Exceptions, each with its reason
@@ -135,6 +162,21 @@ ALLOWANCES: dict[tuple[str, str], str] = {
         "echo of the request's `instructions`: a string only when the request sent one "
         "(null otherwise); the real recordings sent a system prompt"
     ),
+    **{
+        ("anthropic stream thinking+text+tool_use", path): (
+            "only the 2026 claude-haiku-4-5 stream has it; the claude-sonnet-4 stream and every "
+            "non-streamed recording the stand-in's message is compared with (above) do not, so "
+            "the API returns it only on newer versions"
+        )
+        for path in (
+            "$.message_start[message_start].message.stop_details",
+            "$.message_delta[message_delta].delta.stop_details",
+            "$.message_delta[message_delta].usage.output_tokens_details",
+            "$.message_delta[message_delta].usage.output_tokens_details.thinking_tokens",
+            "$.content_block_start/tool_use[content_block_start].content_block.caller",
+            "$.content_block_start/tool_use[content_block_start].content_block.caller.type",
+        )
+    },
 }
 """``(case, path) -> reason`` for a difference that is provably optional/version-dependent."""
 
@@ -193,6 +235,22 @@ def shape_of(value: object, path: str = "$") -> Shape:
 
     walk(value, path)
     return {p: frozenset(types) for p, types in found.items()}
+
+
+def stream_document(events: Iterable[Json]) -> Json:
+    """A stream's events as one document, a list per kind, so kinds are compared alike.
+
+    A kind is the event's ``type``, and for a content block's start and deltas also the
+    block's or the delta's own ``type`` (``content_block_delta/input_json_delta``).
+    """
+    document: dict[str, list[Json]] = {}
+    for event in events:
+        kind = event["type"]
+        inner = {"content_block_start": "content_block", "content_block_delta": "delta"}
+        if kind in inner:
+            kind += "/" + event[inner[kind]]["type"]
+        document.setdefault(kind, []).append(event)
+    return document
 
 
 @dataclass(frozen=True)
@@ -307,11 +365,16 @@ def _deepseek() -> Json:
     ).body
 
 
+def _anthropic_stream() -> Json:
+    return stream_document(anthropic.stream_events(_anthropic()))
+
+
 @dataclass(frozen=True)
 class Case:
     name: str
     build: Callable[[], Json]
     real: tuple[tuple[str, int], ...]
+    stream: bool = False
 
 
 CASES = (
@@ -331,6 +394,12 @@ CASES = (
     Case("mistral tool_calls", _mistral, MISTRAL_REAL),
     Case("bedrock reasoningContent+toolUse", _bedrock, BEDROCK_REAL),
     Case("deepseek reasoning_content+tool_calls", _deepseek, DEEPSEEK_REAL),
+    Case(
+        "anthropic stream thinking+text+tool_use",
+        _anthropic_stream,
+        ANTHROPIC_STREAM_REAL,
+        stream=True,
+    ),
 )
 
 
@@ -344,8 +413,21 @@ def _real_body(cassette: str, index: int) -> Any:
     return response.json
 
 
+def _real_stream(cassette: str, index: int) -> Json:
+    """One recorded stream, as :func:`stream_document` (skips as :func:`_real_body`)."""
+    response = load_interactions(cassette)[index].response
+    assert response.status == 200, f"{cassette}#{index}: status {response.status}"
+    assert response.sse_text is not None, f"{cassette}#{index}: a body, not a stream"
+    lines = response.sse_text.splitlines()
+    return stream_document(json.loads(line[5:]) for line in lines if line.startswith("data:"))
+
+
+def _real(case: Case, cassette: str, index: int) -> Any:
+    return _real_stream(cassette, index) if case.stream else _real_body(cassette, index)
+
+
 def _raw_differences(case: Case) -> list[Difference]:
-    reals = {f"{c}#{i}": shape_of(_real_body(c, i)) for c, i in case.real}
+    reals = {f"{c}#{i}": shape_of(_real(case, c, i)) for c, i in case.real}
     return differences(shape_of(case.build()), reals)
 
 
@@ -380,7 +462,7 @@ def test_every_opaque_path_occurs() -> None:
     seen: set[str] = set()
     for case in CASES:
         for cassette, index in case.real:
-            seen.update(shape_of(_real_body(cassette, index)))
+            seen.update(shape_of(_real(case, cassette, index)))
     assert not set(OPAQUE) - seen, f"opaque paths matching nothing: {set(OPAQUE) - seen}"
 
 
@@ -399,3 +481,80 @@ def test_shape_matches_tagged_list_items_by_kind() -> None:
     assert {"$.parts[thought].thought", "$.parts[functionCall].functionCall"} <= set(gemini_parts)
     typed = differences(shape_of({"a": None}), {"real": shape_of({"a": "s"})})
     assert [str(d) for d in typed] == ["$.a: builder uses type ['null'], real ones ['string']"]
+
+
+# --------------------------------------------------------------------------------------------
+# Streams: the same answer, in events each API's parsers read
+# --------------------------------------------------------------------------------------------
+
+_OPENAI_EVENTS: dict[str, type[BaseModel]] = {
+    typing.get_args(model.model_fields["type"].annotation)[0]: model
+    for model in typing.get_args(typing.get_args(ResponseStreamEvent)[0])
+}
+"""OpenAI's SDK's model of each Responses stream event, by its ``type``."""
+
+_SDK_ONLY = ("response", "usage", "input_tokens_details", "cache_write_tokens")
+"""A usage field OpenAI's SDK requires of a response; no recording in the corpus (2025)
+has it, nor, following them, the stand-in's non-streamed body its streams carry."""
+
+
+def test_an_anthropic_stream_carries_the_message() -> None:
+    body = _anthropic()
+    events = anthropic.stream_events(body)
+    assert anthropic_content(events) == body["content"]
+    start, stop = events[0]["message"], events[-2]
+    assert {**start, "content": body["content"], "usage": body["usage"]} | stop["delta"] == body
+    assert stop["usage"]["output_tokens"] == body["usage"]["output_tokens"]
+    assert events[-1] == {"type": "message_stop"}
+
+
+def test_a_responses_stream_carries_the_response() -> None:
+    body = _openai_responses()
+    events = openai_responses.stream_events(body)
+    assert [event["sequence_number"] for event in events] == list(range(len(events)))
+    last = {"type": "response.completed", "sequence_number": len(events) - 1, "response": body}
+    assert events[-1] == last
+    done = [e["item"] for e in events if e["type"] == "response.output_item.done"]
+    assert done == body["output"]
+    message, call = body["output"][2], body["output"][1]
+    assert _joined(events, "response.output_text.delta") == message["content"][0]["text"]
+    assert _joined(events, "response.function_call_arguments.delta") == call["arguments"]
+
+
+@given(text=st.text(), thinking=st.text())
+def test_a_stream_carries_any_text(text: str, thinking: str) -> None:
+    body = anthropic.message(
+        anthropic.thinking(thinking, seed="p"), anthropic.text(text), model="m", seed="p"
+    ).body
+    assert anthropic_content(anthropic.stream_events(body)) == body["content"]
+    reply = openai_responses.response(openai_responses.message(text, seed="p"), model="m", seed="p")
+    assert _joined(openai_responses.stream_events(reply.body), "response.output_text.delta") == text
+
+
+def _joined(events: list[Json], kind: str) -> str:
+    return "".join(event["delta"] for event in events if event["type"] == kind)
+
+
+def test_a_responses_stream_has_the_documented_events() -> None:
+    """Each event validates as OpenAI's SDK's model of it and as LiteLLM's, unforced."""
+    for event in openai_responses.stream_events(_openai_responses()):
+        try:
+            _OPENAI_EVENTS[event["type"]].model_validate(event)
+        except ValidationError as err:
+            others = [e for e in err.errors() if e["loc"] != _SDK_ONLY]
+            assert not others, f"{event['type']}: {others}"
+        # LiteLLM falls back to an unvalidated model_construct: validate as it first tries.
+        OpenAIResponsesAPIConfig.get_event_model_class(event["type"]).model_validate(event)
+
+
+def test_an_error_is_never_streamed() -> None:
+    """Both APIs check a request before they stream: a refusal is their JSON 400."""
+    problem = WireProblem("unanswered_call", "unanswered", index=1, subject="toolu_01A")
+    for api in ("anthropic", "responses"):
+        error = rejection(api, [problem])
+        assert streamed(error) is error
+    ok = anthropic.message(anthropic.text("hi"), model="m", seed="e")
+    assert streamed(ok).events is not None and streamed(streamed(ok)) == streamed(ok)
+    assert streamed(ok).body == ok.body and b"event: message_stop" in b"".join(
+        streamed(ok).frames()
+    )

@@ -46,7 +46,7 @@ from ._shapes import (
     responses_view,
 )
 from ._store import Provenance, ProvenanceStore, aput_fingerprints, put_fingerprints
-from ._stores import build_store
+from ._store_config import build_store
 
 __all__ = ["HygieneEngine", "logger", "target_label"]
 

@@ -27,7 +27,7 @@ from ._collector import collector_paused
 from ._fingerprint import iter_lookup_tokens, lookup_keys
 from ._options import HygieneOptions
 from ._store import MemoryStore, Provenance, ProvenanceStore, aget_many, get_many
-from ._trim import trim_request
+from ._trim_request import trim_request
 
 __all__ = ["Prepared", "prepare_request", "prepare_request_sync", "target_of"]
 

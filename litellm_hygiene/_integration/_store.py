@@ -17,7 +17,8 @@ import logging
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
@@ -314,24 +315,44 @@ class TieredStore:
         self._lock = threading.Lock()
         self._open_until = float("-inf")
 
-    def _shared_usable(self) -> bool:
+    @contextmanager
+    def _asking_shared(self) -> Iterator[ProvenanceStore | None]:
+        """The shared store, when the breaker lets it be asked: the breaker, once.
+
+        Gives ``None`` when there is none or the breaker is open (counted as a skip). A
+        failure while it is asked never escapes: it is logged (the exception type only;
+        messages can carry hosts or passwords), counted, and opens the breaker for
+        ``retry_after`` seconds; the caller then keeps the answer it had without it.
+        """
         if self.shared is None:
-            return False
+            yield None
+            return
         with self._lock:
             if self._clock() < self._open_until:
                 self.stats.shared_skips += 1
-                return False
-        return True
+                skip = True
+            else:
+                skip = False
+        if skip:
+            yield None
+            return
+        try:
+            yield self.shared
+        except Exception as err:  # the breaker's whole point: no shared failure escapes
+            with self._lock:
+                self.stats.shared_errors += 1
+                self._open_until = self._clock() + self.retry_after
+            logger.warning(
+                "litellm_hygiene: provenance shared store failed (%s); skipping it for %g s",
+                type(err).__name__,
+                self.retry_after,
+            )
 
-    def _shared_failed(self, err: Exception) -> None:
-        with self._lock:
-            self.stats.shared_errors += 1
-            self._open_until = self._clock() + self.retry_after
-        logger.warning(
-            "litellm_hygiene: provenance shared store failed (%s); skipping it for %g s",
-            type(err).__name__,
-            self.retry_after,
-        )
+    def _local(self, keys: Sequence[str]) -> Provenance | None:
+        found = self.local.get(keys)
+        if found is not None:
+            self._count("local_hits")
+        return found
 
     def _count(self, field: str) -> None:
         with self._lock:
@@ -349,57 +370,43 @@ class TieredStore:
         """Local first, then shared; ``None`` on a miss or a shared failure."""
         if not keys:
             return None
-        found = self.local.get(keys)
+        found = self._local(keys)
         if found is not None:
-            self._count("local_hits")
             return found
-        if self.shared is None or not self._shared_usable():
-            return self._found(keys, None)
-        try:
-            return self._found(keys, self.shared.get(keys))
-        except Exception as err:  # the breaker's whole point: no shared failure escapes
-            self._shared_failed(err)
-            return self._found(keys, None)
+        with self._asking_shared() as shared:
+            if shared is not None:
+                found = shared.get(keys)
+        return self._found(keys, found)
 
     def put(self, keys: Sequence[str], provenance: Provenance) -> None:
         """Record locally, and in the shared store when it is reachable."""
         if not keys:
             return
         self.local.put(keys, provenance)
-        if self.shared is None or not self._shared_usable():
-            return
-        try:
-            self.shared.put(keys, provenance)
-        except Exception as err:
-            self._shared_failed(err)
+        with self._asking_shared() as shared:
+            if shared is not None:
+                shared.put(keys, provenance)
 
     async def aget(self, keys: Sequence[str]) -> Provenance | None:
-        """Async twin of :meth:`get`."""
+        """:meth:`get`, asking the shared store without blocking."""
         if not keys:
             return None
-        found = self.local.get(keys)
+        found = self._local(keys)
         if found is not None:
-            self._count("local_hits")
             return found
-        if self.shared is None or not self._shared_usable():
-            return self._found(keys, None)
-        try:
-            return self._found(keys, await self.shared.aget(keys))
-        except Exception as err:
-            self._shared_failed(err)
-            return self._found(keys, None)
+        with self._asking_shared() as shared:
+            if shared is not None:
+                found = await shared.aget(keys)
+        return self._found(keys, found)
 
     async def aput(self, keys: Sequence[str], provenance: Provenance) -> None:
-        """Async twin of :meth:`put`."""
+        """:meth:`put`, writing to the shared store without blocking."""
         if not keys:
             return
         self.local.put(keys, provenance)
-        if self.shared is None or not self._shared_usable():
-            return
-        try:
-            await self.shared.aput(keys, provenance)
-        except Exception as err:
-            self._shared_failed(err)
+        with self._asking_shared() as shared:
+            if shared is not None:
+                await shared.aput(keys, provenance)
 
     def _local_many(
         self, key_sets: Sequence[Sequence[str]]
@@ -428,26 +435,22 @@ class TieredStore:
         found, missing = self._local_many(key_sets)
         if not missing:
             return found
-        shared: Sequence[Provenance | None] = [None] * len(missing)
-        if self.shared is not None and self._shared_usable():
-            try:
-                shared = get_many(self.shared, [key_sets[i] for i in missing])
-            except Exception as err:
-                self._shared_failed(err)
-        return self._merge_shared(key_sets, found, missing, shared)
+        shared_found: Sequence[Provenance | None] = [None] * len(missing)
+        with self._asking_shared() as shared:
+            if shared is not None:
+                shared_found = get_many(shared, [key_sets[i] for i in missing])
+        return self._merge_shared(key_sets, found, missing, shared_found)
 
     async def aget_many(self, key_sets: Sequence[Sequence[str]]) -> list[Provenance | None]:
-        """Async twin of :meth:`get_many`."""
+        """:meth:`get_many`, asking the shared store without blocking."""
         found, missing = self._local_many(key_sets)
         if not missing:
             return found
-        shared: Sequence[Provenance | None] = [None] * len(missing)
-        if self.shared is not None and self._shared_usable():
-            try:
-                shared = await aget_many(self.shared, [key_sets[i] for i in missing])
-            except Exception as err:
-                self._shared_failed(err)
-        return self._merge_shared(key_sets, found, missing, shared)
+        shared_found: Sequence[Provenance | None] = [None] * len(missing)
+        with self._asking_shared() as shared:
+            if shared is not None:
+                shared_found = await aget_many(shared, [key_sets[i] for i in missing])
+        return self._merge_shared(key_sets, found, missing, shared_found)
 
 
 def get_many(store: ProvenanceStore, key_sets: Sequence[Sequence[str]]) -> list[Provenance | None]:

@@ -5,8 +5,10 @@ One builder module per wire format (:mod:`.anthropic`, :mod:`.gemini`,
 :mod:`.deepseek`); each returns :class:`Reply` objects whose bodies have the exact shape
 of the real provider's responses. :class:`StandIn` serves them on 127.0.0.1: from a queue
 the tests script, or through a responder: :mod:`.strict` answers what each API refuses
-(:mod:`.rules`) with that provider's 400, :mod:`.serve` does so for any route. It ships in
-the package because the demo and the command line use it; it is private, not an API.
+(:mod:`.rules`) with that provider's 400, :mod:`.serve` does so for any route. A request
+asking for a stream gets its reply as the provider streams it on the Anthropic Messages
+and Responses routes (:mod:`._stream`). It ships in the package because the demo and the
+command line use it; it is private, not an API.
 """
 
 from __future__ import annotations

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-__all__ = ["ROUTES", "Json", "Reply", "Route", "route_of"]
+__all__ = ["ROUTES", "Json", "Reply", "Route", "pieces", "route_of"]
 
 Json = dict[str, Any]
 
@@ -50,14 +51,43 @@ class Reply:
         route: The endpoint this reply answers.
         body: The JSON body, in the exact shape the real provider sends.
         status: The HTTP status.
-        headers: Extra response headers (``content-type`` is always JSON).
+        headers: Extra response headers (``content-type`` follows :attr:`events`).
+        events: ``None`` for a JSON reply; for a streamed one, the Server-Sent Events
+            (each named by its ``type``) that carry ``body``'s answer, in order.
     """
 
     route: Route
     body: Json
     status: int = 200
     headers: dict[str, str] = field(default_factory=dict)
+    events: tuple[Json, ...] | None = None
+
+    @property
+    def content_type(self) -> str:
+        """``text/event-stream`` for a streamed reply, else JSON."""
+        return "application/json" if self.events is None else "text/event-stream"
 
     def encoded(self) -> bytes:
         """The body bytes as the provider would send them (compact JSON)."""
-        return json.dumps(self.body, ensure_ascii=False, separators=(",", ":")).encode()
+        return _compact(self.body)
+
+    def frames(self) -> Iterator[bytes]:
+        """What goes on the wire, in the pieces it is written in.
+
+        A JSON reply is one piece; a streamed one is one ``event:``/``data:`` frame per
+        event, as Anthropic and OpenAI send them.
+        """
+        if self.events is None:
+            yield self.encoded()
+            return
+        for event in self.events:
+            yield b"event: " + str(event["type"]).encode() + b"\ndata: " + _compact(event) + b"\n\n"
+
+
+def _compact(value: Json) -> bytes:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode()
+
+
+def pieces(text: str, size: int = 12) -> list[str]:
+    """``text`` cut in ``size``-character deltas, as a stream sends it (one ``""`` if empty)."""
+    return [text[start : start + size] for start in range(0, len(text), size)] or [""]

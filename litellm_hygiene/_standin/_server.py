@@ -3,9 +3,12 @@
 Recording a cassette needs something at the other end of the wire. Instead of the real
 APIs (keys, money, non-determinism) the tests point LiteLLM's ``api_base`` at this
 server, which answers every request with the next reply the test script queued for that
-route, and logs what it received. It binds a free port on the loopback interface only,
-answers one request per connection (HTTP/1.0, so no keep-alive socket outlives a test),
-and :meth:`StandIn.close` joins its thread and closes its socket.
+route, and logs what it received. A request asking for a stream (``"stream": true``) on
+a route that streams gets that reply as Server-Sent Events, written event by event
+(:mod:`._stream`). It binds a free port on the loopback interface only, answers one
+request per connection (HTTP/1.0, so no keep-alive socket outlives a test; a stream ends
+when the connection closes), and :meth:`StandIn.close` joins its thread and closes its
+socket.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ from types import TracebackType
 from typing import Any, cast
 
 from ._reply import Reply, Route, route_of
+from ._stream import as_requested
 
 __all__ = ["ReceivedRequest", "StandIn"]
 
@@ -79,14 +83,15 @@ class _Handler(BaseHTTPRequestHandler):
             body=body,
         )
         reply = cast(_Server, self.server).standin.answer(request)
-        payload = reply.encoded()
         self.send_response(reply.status)
-        for name, value in ({"content-type": "application/json"} | reply.headers).items():
+        for name, value in ({"content-type": reply.content_type} | reply.headers).items():
             self.send_header(name, value)
-        self.send_header("content-length", str(len(payload)))
+        if reply.events is None:
+            self.send_header("content-length", str(len(reply.encoded())))
         self.send_header("connection", "close")
         self.end_headers()
-        self.wfile.write(payload)
+        for frame in reply.frames():
+            self.wfile.write(frame)
 
 
 class StandIn:
@@ -181,16 +186,19 @@ class StandIn:
             self.unanswered.clear()
 
     def answer(self, request: ReceivedRequest) -> Reply:
-        """Log ``request`` and pop the reply for its route (a 500 when none is queued)."""
+        """Log ``request`` and pop the reply for its route (a 500 when none is queued).
+
+        The reply is streamed when the request asks for a stream (:func:`.as_requested`).
+        """
         with self._lock:
             self.received.append(request)
             if self._respond is not None:
                 chosen = self._respond(request)
                 if chosen is not None:
-                    return chosen
+                    return as_requested(request.body, chosen)
             queue = self._queues.get(request.route) if request.route else None
             if queue:
-                return queue.popleft()
+                return as_requested(request.body, queue.popleft())
             self.unanswered.append(request)
         message = f"litellm-hygiene stand-in: no reply queued for POST {request.path}"
         return Reply(

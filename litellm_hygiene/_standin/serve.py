@@ -3,7 +3,9 @@
 Examples and a newcomer's first proxy need a provider that answers without keys or
 network. Served this way, the stand-in judges every request by the rules of the API it
 was sent to (:mod:`.strict`) and answers a valid one with a short canned reply in that
-provider's response shape, so LiteLLM parses it as it parses the real thing.
+provider's response shape (as Server-Sent Events when an Anthropic Messages or Responses
+request asks for a stream, see :mod:`._stream`), so LiteLLM parses it as it parses the
+real thing.
 """
 
 from __future__ import annotations
