@@ -204,6 +204,52 @@ def test_a_turn_of_thinking_only_keeps_its_place_with_a_short_text() -> None:
     assert validate_messages(fitted.messages, CLAUDE) == []
 
 
+THOUGHT = {"type": "thinking", "thinking": "Let me weigh each option in turn. " * 8}
+"""Thinking in a turn's content (a ``/v1/messages`` turn's chat form): LiteLLM's counter
+reads its text, unlike ``thinking_blocks``."""
+
+
+def test_thinking_in_a_kept_turns_content_is_not_counted_after_the_cut() -> None:
+    answer = {"role": "assistant", "content": [THOUGHT, {"type": "text", "text": "Done."}]}
+    history = [
+        {"role": "user", "content": "Task one: " + "please do it. " * 10},
+        {"role": "assistant", "content": "Done one."},
+        {"role": "user", "content": "Task two."},
+        answer,
+    ]
+    sent = [history[2], {"role": "assistant", "content": [{"type": "text", "text": "Done."}]}]
+    fitted = fit_to_context(history, CLAUDE, context_window=count(CLAUDE, sent))
+    assert fitted.messages == sent, "the answer fits once its thinking is gone: it is kept"
+    assert fitted.removed == (0, 1)
+    assert fitted.tokens == count(CLAUDE, fitted.messages)
+
+
+def test_a_transcript_that_fits_once_its_thinking_is_omitted_still_drops_a_unit() -> None:
+    """Thinking is dropped only because a cut changed what precedes it: no cut, no drop."""
+    history = [
+        {"role": "system", "content": "Be brief."},
+        {"role": "user", "content": "Go."},
+        {"role": "assistant", "content": [THOUGHT]},
+    ]
+    omitted = [*history[:2], {"role": "assistant", "content": THINKING_OMITTED}]
+    assert count(CLAUDE, omitted) < count(CLAUDE, history)
+    fitted = fit_to_context(history, CLAUDE, context_window=count(CLAUDE, history) - 1)
+    assert fitted.removed == (2,)
+    assert fitted.messages == history[:2]
+    assert fitted.tokens == count(CLAUDE, fitted.messages)
+
+
+def test_nothing_to_drop_raises_even_if_the_thinking_omitted_would_fit() -> None:
+    """No user message: the newest exchange is the anchor and there is no cut to make."""
+    history = [
+        {"role": "system", "content": "Be brief."},
+        {"role": "assistant", "content": [THOUGHT]},
+    ]
+    total = count(CLAUDE, history)
+    with pytest.raises(ContextWindowExceededError, match=f"needs {total} input tokens"):
+        fit_to_context(history, CLAUDE, context_window=total - 1)
+
+
 def test_even_the_minimal_transcript_too_long_raises_with_the_numbers() -> None:
     history = agent(2)
     history[-1] = {**history[-1]}  # a result; the latest user message is the anchor

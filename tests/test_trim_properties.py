@@ -36,6 +36,7 @@ from .strategies import agent_transcripts, transcripts
 from .test_rules_properties import SETTINGS, TARGETS
 
 THINKING = "thinking_blocks"
+THINKING_PARTS = ("thinking", "redacted_thinking")
 
 
 def count(model: str, messages: list[Any]) -> int:
@@ -68,13 +69,28 @@ def _violations(model: str, messages: list[Any]) -> list[Any]:
 
 
 def _same_but_thinking(a: Any, b: Any) -> bool:
-    """``b`` is ``a``, or ``a`` without its thinking (kept after a cut)."""
+    """``b`` is ``a``, or ``a`` without its thinking (kept after a cut).
+
+    A turn's thinking is its ``thinking_blocks``, and also any ``thinking`` or
+    ``redacted_thinking`` parts of its content: that is where a ``/v1/messages`` turn's
+    thinking after its first other block sits in its chat form; the rules leave such
+    parts in place, and a cut drops them like ``thinking_blocks`` (``FOUND`` below). A
+    turn left with no text and no calls keeps its place with :data:`THINKING_OMITTED`
+    (two user turns would meet without it).
+    """
     if a is b:
         return True
-    if a.get("role") != "assistant" or THINKING not in a:
+    content = a.get("content")
+    parts = content if isinstance(content, list) else []
+    rest = [p for p in parts if p.get("type") not in THINKING_PARTS]
+    if a.get("role") != "assistant" or (THINKING not in a and len(rest) == len(parts)):
         return False
     bare = {k: v for k, v in a.items() if k != THINKING}
-    return b in (bare, {**bare, "content": THINKING_OMITTED})
+    if isinstance(content, list):
+        bare["content"] = rest
+    if bare.get("content") or bare.get("tool_calls") or bare.get("function_call"):
+        return bool(b == bare)
+    return bool(b == {**bare, "content": THINKING_OMITTED})
 
 
 def _is_subsequence_with_marker(out: list[Any], source: list[Any], marker: bool) -> None:
@@ -138,6 +154,96 @@ def test_fit_is_valid_subsequence_and_fits(
         _check_minimal_does_not_fit(model, source, window - (max_tokens or 0), marker)
     else:
         _check_fitted(model, source, before, fitted, window - (max_tokens or 0), marker)
+
+
+BEDROCK = "bedrock/converse/us.anthropic.claude-3-7-sonnet-20250219-v1:0"
+_REASONING = {"type": "reasoning", "id": "", "encrypted_content": ""}
+FOUND = [
+    pytest.param(
+        [
+            {"role": "system", "content": ""},
+            {"role": "system", "content": ""},
+            {"role": "user", "content": ""},
+            {
+                "role": "assistant",
+                "content": None,
+                "reasoning_items": [
+                    {
+                        **_REASONING,
+                        "summary": [
+                            {"type": "summary_text", "text": ""},
+                            {"type": "summary_text", "text": "0"},
+                        ],
+                    }
+                ],
+            },
+            {"role": "user", "content": ""},
+            {"role": "system", "content": "000000000"},
+            {
+                "role": "assistant",
+                "content": [{"type": "thinking", "thinking": "0"}, {"type": "text", "text": "0"}],
+            },
+        ],
+        35,
+        id="kept-turn-with-thinking-and-text-in-its-content",
+    ),
+    pytest.param(
+        [
+            {"role": "system", "content": ""},
+            {"role": "system", "content": ""},
+            {"role": "user", "content": ""},
+            {
+                "role": "assistant",
+                "content": None,
+                "reasoning_items": [
+                    {
+                        **_REASONING,
+                        "summary": [
+                            {"type": "summary_text", "text": ""},
+                            {
+                                "type": "summary_text",
+                                "text": "\xa8\xc9\xa3\x7f.\U0001eb94\xa8\t\x0b",
+                            },
+                        ],
+                    }
+                ],
+                "name": "",
+            },
+            {"role": "user", "content": "\U000edf26"},
+            {"role": "system", "content": "\x96\xd4\xb2\xa5&\x8e\xd7\xfa!,n"},
+            {"role": "assistant", "content": [{"type": "thinking", "thinking": "\xd3;$x"}]},
+        ],
+        60,
+        id="kept-turn-of-thinking-only-in-its-content",
+    ),
+    pytest.param(
+        [
+            {"role": "system", "content": ""},
+            {"role": "system", "content": [{"type": "text", "text": "0"}]},
+            {"role": "user", "content": ""},
+            {"role": "system", "content": "0:0:0:0\x81\x81\xd8\u0802\U00010000"},
+            {"role": "user", "content": ""},
+            {"role": "system", "content": "0:0:0:0\x81\x81\xd2"},
+            {"role": "assistant", "content": [{"type": "thinking", "thinking": "0:0\x81"}]},
+        ],
+        64,
+        id="fits-only-once-its-thinking-is-omitted",
+    ),
+]
+"""Transcripts the property above found (Bedrock, no ``max_tokens``, no marker), each
+with its window: thinking that sits in a turn's content (``{"type": "thinking"}`` parts,
+which LiteLLM's counter reads) was counted as if it stayed after the cut, and a
+transcript that fits once its thinking is omitted was cut by nothing."""
+
+
+@pytest.mark.parametrize(("messages", "window"), FOUND)
+def test_fit_examples_the_property_found(messages: list[dict[str, Any]], window: int) -> None:
+    source = _valid_for(BEDROCK, messages)
+    assert _violations(BEDROCK, source) == []
+    before = copy.deepcopy(source)
+    assert count(BEDROCK, source) > window
+    fitted = fit_to_context(source, BEDROCK, context_window=window)
+    _check_fitted(BEDROCK, source, before, fitted, window, marker=False)
 
 
 def _check_minimal_does_not_fit(

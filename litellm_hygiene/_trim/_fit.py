@@ -26,7 +26,7 @@ from typing import Any
 from .._errors import ConfigurationError, InvalidMessageError
 from .._overflow._predict import _check_arguments, _limits, _local_tokenizer
 from ._structure import SYSTEM_ROLES, Unit, role_of, units_of
-from ._thinking import drop_thinking_after, thinking_only, without_thinking
+from ._thinking import drop_thinking_after, thinking_changes_content, without_thinking
 
 __all__ = ["COUNTER_OPTIONS", "DEFAULT_MARKER", "FitResult", "fit_to_context"]
 
@@ -171,8 +171,10 @@ def fit_to_context(
     total = sum(counts) + counter.extra(has_system)
     if total <= room.available:
         return room.result(list(messages), (), total, total)
-    marker_message, start = _cost_after_a_cut(messages, counts, counter, marker, has_system)
     plan = _plan(units_of(messages))
+    if not plan.blocks:  # nothing to cut: the transcript goes as it is, or not at all
+        raise _too_long(model, total, room)
+    marker_message, start = _cost_after_a_cut(messages, counts, counter, marker, has_system)
     minimal = start - sum(counts[i] for block in plan.blocks for i in block)
     if minimal > room.available:
         raise _too_long(model, minimal, room)
@@ -188,8 +190,12 @@ def _cost_after_a_cut(
 ) -> tuple[dict[str, str] | None, int]:
     """The marker message, and the whole transcript's count once anything is cut.
 
-    A cut adds the marker, and a turn of thinking only is then sent with a short text
-    (its count in ``counts`` is updated).
+    A cut adds the marker and takes the thinking of every turn it keeps (they all come
+    after it). LiteLLM's counter reads a turn's ``content``, the text of its thinking
+    parts included, but skips ``thinking_blocks`` (a list under another key): a turn whose
+    content changes, thinking parts dropped or a turn of thinking only given a short
+    text, is counted again (its count in ``counts`` is updated). So the count after a
+    cut may be below the input's.
     """
     text = DEFAULT_MARKER if marker is True else marker or None
     marker_message = None if text is None else {"role": "system", "content": text}
@@ -197,7 +203,7 @@ def _cost_after_a_cut(
     if marker_message is not None:
         start += counter.message(marker_message, len(messages))
     for index, message in enumerate(messages):
-        if thinking_only(message):
+        if thinking_changes_content(message):
             after = counter.message(without_thinking(message), index)
             start, counts[index] = start - counts[index] + after, after
     return marker_message, start
@@ -267,7 +273,9 @@ def _drop(
 ) -> FitResult:
     tokens, dropped = start, 0
     for block in plan.blocks:
-        if tokens <= room.available:
+        # At least one: the input does not fit, and its thinking goes only with a cut,
+        # even when ``start`` (thinking gone) fits.
+        if dropped and tokens <= room.available:
             break
         tokens -= sum(counts[i] for i in block)
         dropped += 1

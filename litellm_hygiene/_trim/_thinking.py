@@ -26,6 +26,7 @@ __all__ = [
     "THINKING_OMITTED",
     "ThinkingDrop",
     "drop_thinking_after",
+    "thinking_changes_content",
     "thinking_only",
     "without_thinking",
 ]
@@ -53,12 +54,15 @@ def _is_thinking_part(part: Any) -> bool:
     return isinstance(part, Mapping) and part.get("type") in _THINKING_PARTS
 
 
+def _thinking_in_content(message: Any) -> bool:
+    content = _get(message, "content")
+    return isinstance(content, list) and any(map(_is_thinking_part, content))
+
+
 def _has_thinking(message: Any) -> bool:
     if role_of(message) != "assistant":
         return False
-    content = _get(message, "content")
-    parts = isinstance(content, list) and any(map(_is_thinking_part, content))
-    return bool(_get(message, THINKING_KEY)) or parts
+    return bool(_get(message, THINKING_KEY)) or _thinking_in_content(message)
 
 
 def _rest_of_content(content: Any) -> Any:
@@ -75,6 +79,17 @@ def thinking_only(message: Any) -> bool:
         or _get(message, "tool_calls")
         or _get(message, "function_call")
     )
+
+
+def thinking_changes_content(message: Any) -> bool:
+    """Whether dropping the turn's thinking changes its content, not only its thinking key.
+
+    It does when thinking parts sit in the content, or when nothing but thinking is
+    there (the content becomes :data:`THINKING_OMITTED`).
+    """
+    if role_of(message) != "assistant":
+        return False
+    return _thinking_in_content(message) or thinking_only(message)
 
 
 def without_thinking(message: Any) -> dict[str, Any]:
