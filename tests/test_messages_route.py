@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import copy
+from collections import Counter
 from collections.abc import Iterator
 from typing import Any
 
@@ -18,6 +19,7 @@ import litellm
 import pytest
 from litellm.anthropic_interface import messages as anthropic_messages
 from litellm.exceptions import BadRequestError
+from litellm.litellm_core_utils.core_helpers import map_finish_reason
 
 from litellm_hygiene import HygieneCallback
 from litellm_hygiene._integration._fingerprint import lookup_keys
@@ -27,6 +29,7 @@ from litellm_hygiene._standin import StandIn, anthropic
 from litellm_hygiene._standin.serve import ANSWER, answer
 from tests.cassettes import FAKE_AWS, warm_up_litellm
 from tests.litellm_callbacks import restored_callbacks
+from tests.litellm_version import litellm_version
 from tests.payload_recorder import PayloadRecorder, records_tagged
 from tests.streams import anthropic_content, remembered, sse_events, warm_up_streams
 
@@ -394,6 +397,53 @@ async def test_an_answer_cut_by_the_window_is_flagged(queue: StandIn) -> None:
         (record,) = await records_tagged(recorder, tag)
     assert record["spend_logs_metadata"][SUMMARY_KEY] == "overflow"
     assert hygiene.stats["overflow_flagged"] == 1
+
+
+async def _streamed_stats(queue: StandIn, answer: Any) -> Counter[str]:
+    """Stream ``answer`` to the end through the callback; its stats once LiteLLM logged it."""
+    queue.enqueue(answer)
+    with restored_callbacks(empty=True):
+        hygiene = HygieneCallback(provenance_store="none")
+        litellm.callbacks = [hygiene]
+        stream = await _queued(queue, CLAUDE, [_user("go")], stream=True)
+        assert [chunk async for chunk in stream]
+        for _ in range(100):
+            if hygiene.stats["stream_answers"]:
+                break
+            await asyncio.sleep(0.02)
+    assert hygiene.stats["stream_answers"] == 1
+    return hygiene.stats
+
+
+async def test_a_streamed_answer_over_the_window_is_flagged(queue: StandIn) -> None:
+    """A native stream has no success deployment hook: its overflow is flagged once
+    LiteLLM logs the assembled answer (counted, logged and in the metrics; the stream's
+    headers went out before its end was known)."""
+    over = anthropic.message(
+        anthropic.text("partial"), model="claude-sonnet-4-5", seed="w", input_tokens=200_100
+    )
+    stats = await _streamed_stats(queue, over)
+    assert stats["overflow_flagged"] == 1
+
+
+async def test_a_streamed_answers_window_stop_reason_is_lost_on_the_way(queue: StandIn) -> None:
+    """What LiteLLM hands over of a native stream has lost Anthropic's raw
+    ``model_context_window_exceeded`` (no raw stream is kept on the call): 1.106 and 1.108
+    map it to ``stop``, 1.109 to ``length``, with the one output token ``message_start``
+    reports. Within the window, nothing then says the window ended it: not flagged
+    (docs/litellm-routes.md); unstreamed, the same answer is (the test above)."""
+    cut = anthropic.message(
+        anthropic.text(""),
+        model="claude-sonnet-4-5",
+        seed="w",
+        stop_reason="model_context_window_exceeded",
+        input_tokens=199_500,
+        output_tokens=0,
+    )
+    mapped = map_finish_reason("model_context_window_exceeded")
+    assert mapped == ("length" if litellm_version() >= (1, 109, 0) else "stop")
+    stats = await _streamed_stats(queue, cut)
+    assert stats["overflow_flagged"] == 0
 
 
 async def test_a_streamed_answer_is_remembered_as_its_routes_model() -> None:

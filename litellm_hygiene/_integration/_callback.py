@@ -199,16 +199,22 @@ class HygieneCallback(HygieneEngine, CustomLogger):
         A ``/v1/messages`` or ``/v1/responses`` call sent as it is has no other hook for
         its stream: LiteLLM assembles a native Anthropic stream into a ``ModelResponse``
         here, a Responses stream into a ``ResponsesAPIResponse``; its provenance is the
-        one of its route's target.
+        one of its route's target, and its overflow is flagged here (counted, logged and
+        in the metrics: the stream's headers went out before its end was known).
         """
-        if not kwargs.get("stream") or not self._options.stamp_responses:
+        if not kwargs.get("stream"):
             return
         call_type = _call_type_name(kwargs.get("call_type"))
         shape = _shape_of(kwargs, call_type)
+        if shape is not None and shape != _NOT_HANDLED:
+            report = self._book.get_or_open(_call_id(kwargs))
+            flagged = report.overflow is not None
+            await self.streamed_answer(kwargs, response_obj, report, shape)
+            self._publish_overflow(kwargs, report, flagged)
+            return
+        if not self._options.stamp_responses:
+            return
         try:
-            if shape is not None and shape != _NOT_HANDLED:
-                await self.remember_answer(kwargs, response_obj, shape)
-                return
             if call_type == "anthropic_messages" and messages_route(kwargs) == "responses":
                 return  # its inner Responses call's hooks remembered it, as that route's
             if not isinstance(response_obj, ModelResponse):

@@ -84,7 +84,9 @@ class HygieneEngine:
             ``errors`` (and ``error:<Type>``), ``invalid_input``, ``overflow_flagged``,
             ``overflow_upgraded``, ``overflow_downgraded``, ``overflow_rejected``,
             ``store_errors``, ``trimmed`` (requests the window or fit cut),
-            ``fit_rejected`` (requests that could not fit even their minimum). Every
+            ``fit_rejected`` (requests that could not fit even their minimum),
+            ``stream_answers`` (streamed ``/v1/messages`` and ``/v1/responses`` answers
+            read once LiteLLM assembled them). Every
             increment is also counted in Prometheus as
             ``litellm_hygiene_events_total{event=...}`` (summed over proxy workers).
     """
@@ -313,13 +315,30 @@ class HygieneEngine:
         if isinstance(response, Mapping):
             self._flag(response, target, request_data, report)
 
-    async def remember_answer(self, kwargs: Mapping[str, Any], response: Any, shape: str) -> None:
-        """Remember a streamed answer of a call of another shape, once LiteLLM assembled it.
+    async def streamed_answer(
+        self, kwargs: Mapping[str, Any], response: Any, report: CallReport, shape: str
+    ) -> None:
+        """:meth:`annotate_answer` for a streamed answer, once LiteLLM assembled it.
 
-        Raises:
-            Exception: The answer or the call's target cannot be read.
+        A native stream has no success deployment hook: the answer's provenance is
+        remembered and its overflow flagged here. LiteLLM assembles an Anthropic stream
+        into a ``ModelResponse`` (its stop reason mapped, so the overflow shows in its
+        usage against the window) and a Responses stream into a ``ResponsesAPIResponse``.
         """
-        await self._remember_turns(_ANSWERS[shape][1](response), _ANSWERS[shape][0](kwargs))
+        try:
+            target = _ANSWERS[shape][0](kwargs)
+        except Exception as err:
+            self._internal("stream target", err)
+            return
+        report.target = report.target or target_label(target)
+        self.stats["stream_answers"] += 1
+        if self._options.stamp_responses:
+            try:
+                await self._remember_turns(_ANSWERS[shape][1](response), target)
+            except Exception as err:
+                self._internal("stream provenance", err)
+        if isinstance(response, ModelResponse | Mapping):
+            self._flag(response, target, kwargs, report)
 
     async def _remember_turns(self, turns: list[Any], target: TargetModel) -> None:
         provenance = provenance_of(target)
