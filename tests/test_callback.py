@@ -185,10 +185,10 @@ async def test_non_chat_call_types_are_left_alone() -> None:
 async def test_internal_error_fails_open_by_default(
     spy: Spy, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
-    async def broken(*args: Any, **kwargs: Any) -> Any:
+    def broken(*args: Any, **kwargs: Any) -> Any:
         raise RuntimeError("secret message content")
 
-    monkeypatch.setattr(engine_module, "prepare_request", broken)
+    monkeypatch.setattr(engine_module, "preparing", broken)
     callback = register(spy)
     history = claude_history()
     with caplog.at_level(logging.WARNING, logger="litellm_hygiene"):
@@ -204,10 +204,10 @@ async def test_internal_error_fails_open_by_default(
 async def test_internal_error_raises_when_fail_closed(
     spy: Spy, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    async def broken(*args: Any, **kwargs: Any) -> Any:
+    def broken(*args: Any, **kwargs: Any) -> Any:
         raise RuntimeError("boom")
 
-    monkeypatch.setattr(engine_module, "prepare_request", broken)
+    monkeypatch.setattr(engine_module, "preparing", broken)
     register(spy, fail_closed=True)
     with pytest.raises(Exception, match="boom"):
         await litellm.acompletion(model=MISTRAL, messages=claude_history(), mock_response="x")

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from litellm_hygiene._integration import _request
+from litellm_hygiene._integration import _request, _steps
 from litellm_hygiene._integration._collector import collector_paused
 from litellm_hygiene._integration._fingerprint import fingerprints
 from litellm_hygiene._integration._options import HygieneOptions
@@ -181,7 +181,7 @@ def test_with_nothing_to_await_the_request_is_one_paused_step(
         pauses.append(func.__name__)
         return real_paused(func, *args)
 
-    monkeypatch.setattr(_request, "collector_paused", counting)
+    monkeypatch.setattr(_steps, "collector_paused", counting)
     store = MemoryStore() if store_kind == "memory" else None
     lookups: list[bool] = []
     if store is not None:

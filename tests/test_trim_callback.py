@@ -235,14 +235,14 @@ async def test_fitting_a_long_request_runs_off_the_event_loop(
 ) -> None:
     import asyncio
 
-    from litellm_hygiene._integration import _request
+    from litellm_hygiene._integration import _request, _steps
 
     offloaded: list[str] = []
     real = asyncio.to_thread
 
     async def recording(function: Any, /, *args: Any, **kwargs: Any) -> Any:
-        # The work goes through the collector's pause (_work_sync): name the work.
-        work = args[1] if function is _request._work_sync else function
+        # The work goes through the collector's pause (_paused): name the work.
+        work = args[1] if function is _steps._paused else function
         offloaded.append(work.__name__)
         return await real(function, *args, **kwargs)
 

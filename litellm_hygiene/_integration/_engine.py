@@ -29,13 +29,7 @@ from ._metrics import StatsCounter
 from ._options import HygieneOptions
 from ._overflow_errors import predicted_overflow_error
 from ._report import CallReport, ReportBook
-from ._request import (
-    Prepared,
-    prepare_request,
-    prepare_request_sync,
-    prepare_shaped,
-    target_of,
-)
+from ._request import Prepared, preparing, preparing_shaped, target_of
 from ._shapes import (
     ChatView,
     anthropic_answer,
@@ -45,7 +39,8 @@ from ._shapes import (
     responses_target,
     responses_view,
 )
-from ._store import Provenance, ProvenanceStore, aput_fingerprints, put_fingerprints
+from ._steps import Record, Steps, run, run_sync
+from ._store import Provenance, ProvenanceStore
 from ._store_config import build_store
 
 __all__ = ["HygieneEngine", "logger", "target_label"]
@@ -136,13 +131,26 @@ class HygieneEngine:
             BadRequestError: ``fail_closed`` is set and a message cannot be read.
             Exception: ``fail_closed`` is set and hygiene failed internally.
         """
+        return await run(self._preparing(kwargs, report, shape), self._options, self._store)
+
+    def prepare_sync(
+        self, kwargs: Mapping[str, Any], report: CallReport, shape: str | None = None
+    ) -> Prepared | None:
+        """:meth:`prepare` for the sync SDK wrappers (sync store calls)."""
+        return run_sync(self._preparing(kwargs, report, shape), self._options, self._store)
+
+    def _preparing(
+        self, kwargs: Mapping[str, Any], report: CallReport, shape: str | None
+    ) -> Steps[Prepared | None]:
+        """:meth:`prepare`'s steps: written once for both drivers (see :mod:`._steps`)."""
         if not self._applies(kwargs, shape):
             return None
         try:
             if shape is None:
-                call, prepared = kwargs, await prepare_request(kwargs, self._options, self._store)
+                call = kwargs
+                prepared = yield from preparing(kwargs, self._options, self._store)
             else:
-                call, prepared = await prepare_shaped(
+                call, prepared = yield from preparing_shaped(
                     kwargs, self._options, self._store, _VIEWS[shape]
                 )
         except ContextWindowExceededError:
@@ -152,20 +160,6 @@ class HygieneEngine:
             self._failed(err, report, kwargs)
             return None
         return self._accept(call, prepared, report)
-
-    def prepare_sync(self, kwargs: Mapping[str, Any], report: CallReport) -> Prepared | None:
-        """:meth:`prepare` for the sync SDK wrappers (sync store calls)."""
-        if not self._applies(kwargs):
-            return None
-        try:
-            prepared = prepare_request_sync(kwargs, self._options, self._store)
-        except ContextWindowExceededError:
-            self._cannot_fit(report)
-            raise
-        except Exception as err:
-            self._failed(err, report, kwargs)
-            return None
-        return self._accept(kwargs, prepared, report)
 
     def _accept(
         self, kwargs: Mapping[str, Any], prepared: Prepared, report: CallReport
@@ -267,25 +261,24 @@ class HygieneEngine:
         Each step fails on its own: a store that cannot record the stamp does not cost
         the overflow flag, and nothing costs the caller the answer.
         """
-        target = self._annotation_target(request_data, report)
-        if target is not None:
-            try:
-                for message, provenance in self._stamp(response, target, report):
-                    await self._remember(message, provenance)
-            except Exception as err:
-                self._internal("response stamp", err)
-            self._flag(response, target, request_data, report)
-        attach_report(response, report)
+        steps = self._annotating(request_data, response, report)
+        await run(steps, self._options, self._store)
 
     def annotate_sync(
         self, request_data: Mapping[str, Any], response: ModelResponse, report: CallReport
     ) -> None:
         """:meth:`annotate` for the sync SDK wrappers."""
+        run_sync(self._annotating(request_data, response, report), self._options, self._store)
+
+    def _annotating(
+        self, request_data: Mapping[str, Any], response: ModelResponse, report: CallReport
+    ) -> Steps[None]:
+        """:meth:`annotate`'s steps: written once for both drivers."""
         target = self._annotation_target(request_data, report)
         if target is not None:
             try:
                 for message, provenance in self._stamp(response, target, report):
-                    self._remember_sync(message, provenance)
+                    yield from self._remembering(message, provenance)
             except Exception as err:
                 self._internal("response stamp", err)
             self._flag(response, target, request_data, report)
@@ -389,10 +382,14 @@ class HygieneEngine:
         logger.warning("litellm_hygiene: %s failed: %s", where, type(err).__name__)
 
     async def _remember(self, message: Any, provenance: Provenance) -> None:
+        await run(self._remembering(message, provenance), self._options, self._store)
+
+    def _remembering(self, message: Any, provenance: Provenance) -> Steps[None]:
+        """Record ``message``'s provenance; a store failure is counted, never raised."""
         if self._store is None:
             return
         try:
-            await aput_fingerprints(self._store, message, provenance)
+            yield Record(message, provenance)
         except Exception as err:
             self._store_failed(err)
 
@@ -402,14 +399,6 @@ class HygieneEngine:
     def _store_failed_named(self, kind: str) -> None:
         self.stats["store_errors"] += 1
         logger.warning("litellm_hygiene: provenance store failed: %s", kind)
-
-    def _remember_sync(self, message: Any, provenance: Provenance) -> None:
-        if self._store is None:
-            return
-        try:
-            put_fingerprints(self._store, message, provenance)
-        except Exception as err:
-            self._store_failed(err)
 
 
 def _int_or_none(value: Any) -> int | None:

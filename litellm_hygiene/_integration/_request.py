@@ -9,10 +9,9 @@ validator shortcut returns the caller's list untouched when nothing needs to cha
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol, TypeVar
+from typing import Any, Protocol
 
 from .._openai._decode import read_stamp
 from .._openai._facts import inline_image_chars
@@ -23,13 +22,22 @@ from .._rules import REQUEST_PARAMS, Conversation
 from .._sanitize import read_request, sanitize_read
 from .._target import TargetModel, resolve_target
 from .._view import OPAQUE, STAMPED, Stamp, Wire
-from ._collector import collector_paused
 from ._fingerprint import iter_lookup_tokens, lookup_keys
 from ._options import HygieneOptions
-from ._store import MemoryStore, Provenance, ProvenanceStore, aget_many, get_many
+from ._steps import Lookup, Steps, Work, run, run_sync
+from ._store import MemoryStore, Provenance, ProvenanceStore
 from ._trim_request import trim_request
 
-__all__ = ["Prepared", "prepare_request", "prepare_request_sync", "target_of"]
+__all__ = [
+    "Prepared",
+    "ShapedCall",
+    "prepare_request",
+    "prepare_request_sync",
+    "prepare_shaped",
+    "preparing",
+    "preparing_shaped",
+    "target_of",
+]
 
 
 @dataclass(frozen=True)
@@ -85,15 +93,17 @@ def target_of(kwargs: Mapping[str, Any]) -> TargetModel:
     )
 
 
-async def prepare_request(
+def preparing(
     kwargs: Mapping[str, Any],
     options: HygieneOptions,
     store: ProvenanceStore | None,
     wire: Wire = OPENAI,
-) -> Prepared:
+) -> Steps[Prepared]:
     """Transform a call's messages for its deployment, restoring stamps from ``store``.
 
-    ``wire``: the shape the messages are read in (see ``read_request``).
+    ``wire``: the shape the messages are read in (see ``read_request``). The steps of
+    the work (see :mod:`._steps`), run by :func:`prepare_request` in an event loop and
+    by :func:`prepare_request_sync` here.
     """
     messages: Sequence[Any] = kwargs["messages"]
     target = target_of(kwargs)
@@ -107,21 +117,43 @@ async def prepare_request(
     if store is None or type(store) is MemoryStore:
         # Nothing to await: read, look up and rewrite in one step, so the collector
         # (paused while it runs) never sees the request half done.
-        return await _work(
-            heavy_finish, options, _prepare_here, kwargs, target, options, store, wire
+        done: Prepared = yield Work(
+            _prepare_here, (kwargs, target, options, store, wire), heavy_finish
         )
-    conv, wanted = await _work(heavy, options, _read, kwargs, target, options, store, wire)
+        return done
+    read: tuple[Conversation, Wanted] = yield Work(
+        _read, (kwargs, target, options, store, wire), heavy
+    )
+    conv, wanted = read
     found: list[Provenance | None] = []
     error: str | None = None
     if wanted:
         try:
-            found = await aget_many(store, [keys for _, keys in wanted])
+            found = yield Lookup([keys for _, keys in wanted])
         except Exception as err:  # a store failure must not cost the transformation
             wanted, error = [], type(err).__name__
     looked_up = [index for index, _ in wanted]
-    return await _work(
-        heavy_finish, options, _finish, kwargs, conv, options, looked_up, found, error
+    finished: Prepared = yield Work(
+        _finish, (kwargs, conv, options, looked_up, found, error), heavy_finish
     )
+    return finished
+
+
+async def prepare_request(
+    kwargs: Mapping[str, Any],
+    options: HygieneOptions,
+    store: ProvenanceStore | None,
+    wire: Wire = OPENAI,
+) -> Prepared:
+    """:func:`preparing`, in an event loop."""
+    return await run(preparing(kwargs, options, store, wire), options, store)
+
+
+def prepare_request_sync(
+    kwargs: Mapping[str, Any], options: HygieneOptions, store: ProvenanceStore | None
+) -> Prepared:
+    """:func:`preparing`, here (for the sync SDK wrappers)."""
+    return run_sync(preparing(kwargs, options, store), options, store)
 
 
 class ShapedCall(Protocol):
@@ -139,27 +171,39 @@ class ShapedCall(Protocol):
         """``prepared``, its messages written back in the call's own shape."""
 
 
+def preparing_shaped(
+    kwargs: Mapping[str, Any],
+    options: HygieneOptions,
+    store: ProvenanceStore | None,
+    view_of: Callable[[Mapping[str, Any]], ShapedCall],
+) -> Steps[tuple[dict[str, Any], Prepared]]:
+    """:func:`preparing` for a call of another shape (``/v1/messages``, ``/v1/responses``).
+
+    ``view_of`` reads the call as chat messages; the result is written back in its own
+    shape. Reading and writing are part of the work: done with the collector paused,
+    and on a worker thread when the call is heavy, like the rules' own work. The steps
+    end with the chat-form kwargs the core read, and the prepared request.
+    """
+    heavy, heavy_finish = _heavy_shaped(kwargs, options)
+    if store is None or type(store) is MemoryStore:
+        done: tuple[dict[str, Any], Prepared] = yield Work(
+            _shaped_here, (kwargs, view_of, options, store), heavy_finish
+        )
+        return done
+    view: ShapedCall = yield Work(view_of, (kwargs,), heavy)
+    prepared = yield from preparing(view.kwargs, options, store, view.wire)
+    written: Prepared = yield Work(view.written, (prepared,), heavy)
+    return view.kwargs, written
+
+
 async def prepare_shaped(
     kwargs: Mapping[str, Any],
     options: HygieneOptions,
     store: ProvenanceStore | None,
     view_of: Callable[[Mapping[str, Any]], ShapedCall],
 ) -> tuple[dict[str, Any], Prepared]:
-    """:func:`prepare_request` for a call of another shape (``/v1/messages``, ``/v1/responses``).
-
-    ``view_of`` reads the call as chat messages; the result is written back in its own
-    shape. Reading and writing are part of the work: done with the collector paused,
-    and on a worker thread when the call is heavy, like the rules' own work.
-
-    Returns:
-        The chat-form kwargs the core read, and the prepared request.
-    """
-    heavy, heavy_finish = _heavy_shaped(kwargs, options)
-    if store is None or type(store) is MemoryStore:
-        return await _work(heavy_finish, options, _shaped_here, kwargs, view_of, options, store)
-    view = await _work(heavy, options, view_of, kwargs)
-    prepared = await prepare_request(view.kwargs, options, store, view.wire)
-    return view.kwargs, await _work(heavy, options, view.written, prepared)
+    """:func:`preparing_shaped`, in an event loop."""
+    return await run(preparing_shaped(kwargs, options, store, view_of), options, store)
 
 
 def _shaped_here(
@@ -210,27 +254,6 @@ def _prepare_here(
     return _finish(kwargs, conv, options, turns, found)
 
 
-_T = TypeVar("_T")
-
-
-async def _work(heavy: bool, options: HygieneOptions, func: Callable[..., _T], *args: Any) -> _T:
-    """``func(*args)`` on a worker thread when the request is heavy, else right here.
-
-    Either way through :func:`_work_sync`, which pauses the garbage collector.
-    """
-    if heavy:
-        return await asyncio.to_thread(_work_sync, options, func, *args)
-    return _work_sync(options, func, *args)
-
-
-def _work_sync(options: HygieneOptions, func: Callable[..., _T], *args: Any) -> _T:
-    """``func(*args)`` right here, with the garbage collector paused.
-
-    Unless ``options.pause_gc`` is off (see :mod:`._collector`).
-    """
-    return collector_paused(func, *args) if options.pause_gc else func(*args)
-
-
 HEAVY_IMAGE_CHARS = 1 << 20
 """Inline image data (base64 characters) above which hygiene runs off the event loop."""
 HEAVY_MESSAGES = 2000
@@ -244,21 +267,6 @@ def _heavy(messages: Sequence[Any]) -> bool:
     if len(messages) > HEAVY_MESSAGES:
         return True
     return inline_image_chars(messages, HEAVY_IMAGE_CHARS) > HEAVY_IMAGE_CHARS
-
-
-def prepare_request_sync(
-    kwargs: Mapping[str, Any], options: HygieneOptions, store: ProvenanceStore | None
-) -> Prepared:
-    """:func:`prepare_request` for the sync wrappers."""
-    target = target_of(kwargs)
-    if store is None or type(store) is MemoryStore:
-        return _work_sync(options, _prepare_here, kwargs, target, options, store)
-    conv, wanted = _work_sync(options, _read, kwargs, target, options, store)
-    try:
-        found = get_many(store, [keys for _, keys in wanted])
-    except Exception as err:  # a store failure must not cost the transformation
-        return _work_sync(options, _finish, kwargs, conv, options, [], [], type(err).__name__)
-    return _work_sync(options, _finish, kwargs, conv, options, [i for i, _ in wanted], found)
 
 
 Wanted = list[tuple[int, tuple[str, ...]]]
