@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from ._content import ImageContent, OpaqueContent, TextContent, ThinkingContent, ToolCall
 from ._errors import ConfigurationError, HygieneError, InvalidMessageError
+from ._families import POLICIES, policy_for
 from ._messages import (
     Api,
     AssistantMessage,
@@ -40,7 +41,7 @@ from ._overflow import (
     predict_overflow,
 )
 from ._pipeline import TransformReport, TransformResult, transform_messages
-from ._policy import POLICIES, IdRule, Policy, policy_for
+from ._policy import IdRule, Policy
 from ._rules import Change, Code
 from ._sanitize import (
     AnthropicSanitizeResult,

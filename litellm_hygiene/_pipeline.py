@@ -16,9 +16,10 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict
 
 from ._executor import run_rules
+from ._families import policy_for
 from ._messages import AssistantMessage, Context, Message
 from ._openai._wire import OPENAI
-from ._policy import Policy, policy_for
+from ._policy import Policy
 from ._rules import Change, Conversation, RuleContext, Slot
 from ._target import TargetModel
 from ._view import wire_plan

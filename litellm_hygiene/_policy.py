@@ -7,23 +7,13 @@ modified copy (``policy.model_copy(update=...)``) to any entry point.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from types import MappingProxyType
 from typing import Final, Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from ._target import Family, TargetModel
+from ._target import Family
 
-__all__ = [
-    "POLICIES",
-    "IdRule",
-    "Policy",
-    "ResponseField",
-    "UnknownProvenance",
-    "policy_for",
-    "thinking_mode",
-]
+__all__ = ["ALL_RESPONSE_FIELDS", "IdRule", "Policy", "ResponseField", "UnknownProvenance"]
 
 ResponseField = Literal[
     "thinking_blocks", "reasoning_content", "provider_specific_fields", "reasoning_items"
@@ -86,9 +76,9 @@ class Policy(BaseModel):
             item after it (OpenAI Responses).
         parse_tool_arguments: LiteLLM's converter parses tool-call arguments: ones that
             are not a JSON object are sent as their best-effort decoded object.
-        mistral_turn_order: Mistral's turn order: no user turn right after a tool
-            result, no system message after the first turn, no assistant turn last
-            unless it is a prefix.
+        strict_turn_order: A strict chat template's turn order (Mistral's): no user
+            turn right after a tool result, no system message after the first turn, no
+            assistant turn last unless it is a prefix.
         require_user_first: Prepend a minimal user turn when history starts with an
             assistant turn.
         thinking_opens_tool_loop: With thinking requested, the last assistant turn of an
@@ -125,7 +115,7 @@ class Policy(BaseModel):
     reasoning_on_calls: bool = False
     reasoning_needs_answer: bool = False
     parse_tool_arguments: bool = False
-    mistral_turn_order: bool = False
+    strict_turn_order: bool = False
     require_user_first: bool = False
     thinking_opens_tool_loop: bool = False
     strip_fields: frozenset[ResponseField] = frozenset()
@@ -140,142 +130,3 @@ class Policy(BaseModel):
     reject_empty_text: bool = False
     keep_signed_empty_text: bool = False
     unknown_provenance: UnknownProvenance = "match_evidence"
-
-
-_SAFE = "a-zA-Z0-9_-"
-
-POLICIES: Final[Mapping[Family, Policy]] = MappingProxyType(
-    {
-        # Anthropic: ids ^[a-zA-Z0-9_-]+$ up to 64; strict user/assistant alternation;
-        # signed thinking replayed byte-for-byte to the same model only. Its 5 MB per image
-        # and 32 MB per request are measured on the base64 text ("image exceeds 5 MB
-        # maximum: 6275800 bytes"), so the decoded budgets are 3/4 of those.
-        "anthropic": Policy(
-            family="anthropic",
-            parse_tool_arguments=True,
-            tool_ids=IdRule(allowed=_SAFE, max_length=64, unique_in_request=True),
-            merge_user_turns=True,
-            merge_assistant_turns=True,
-            require_user_first=True,
-            thinking_opens_tool_loop=True,
-            max_image_bytes=5 * 1024 * 1024 * 3 // 4,
-            many_images_count=20,
-            many_images_max_side=2000,
-            max_total_image_bytes=32 * 1024 * 1024 * 3 // 4,
-            reject_empty_text=True,
-        ),
-        # Bedrock Converse: ids [a-zA-Z0-9_-] up to 64; a conversation must start with a
-        # user message and alternate. 3.75 MB per image.
-        "bedrock": Policy(
-            family="bedrock",
-            parse_tool_arguments=True,
-            tool_ids=IdRule(allowed=_SAFE, max_length=64),
-            merge_user_turns=True,
-            merge_assistant_turns=True,
-            require_user_first=True,
-            max_image_bytes=3_750_000,
-            reject_empty_text=True,
-        ),
-        # Gemini: ids optional; renamed ones use [a-zA-Z0-9_-] (strict alphanumerics would
-        # rename LiteLLM's own Gemini ids, call_<hex>); function call turns must follow a
-        # user or function response turn; history must not start with the model; thought
-        # signatures must be base64.
-        "gemini": Policy(
-            family="gemini",
-            parse_tool_arguments=True,
-            tool_ids=IdRule(allowed=_SAFE, max_length=64),
-            merge_user_turns=True,
-            merge_assistant_turns=True,
-            require_user_first=True,
-            require_base64_thought_signatures=True,
-            max_total_image_bytes=20 * 1024 * 1024,
-            reject_empty_text=True,
-            keep_signed_empty_text=True,
-        ),
-        # OpenAI Chat: touched no more than needed. Ids up to 40; LiteLLM forwards its
-        # response-only fields verbatim and OpenAI rejects them.
-        "openai": Policy(
-            family="openai",
-            tool_ids=IdRule(max_length=40),
-            strip_fields=ALL_RESPONSE_FIELDS,
-        ),
-        # OpenAI Responses: call_id up to 64, call_id|fc_... pairs kept; reasoning items
-        # replayed to the same model only.
-        "openai-responses": Policy(
-            family="openai-responses",
-            reasoning_needs_answer=True,
-            tool_ids=IdRule(max_length=64, keep_responses_pairs=True),
-            strip_fields=frozenset({"thinking_blocks", "provider_specific_fields"}),
-        ),
-        # Mistral (also behind OpenRouter, Together, vLLM): ids exactly 9 alphanumerics;
-        # strict templates reject extra fields and non-alternating roles.
-        "mistral": Policy(
-            family="mistral",
-            tool_ids=IdRule(allowed="a-zA-Z0-9", exact_length=9),
-            merge_user_turns=True,
-            mistral_turn_order=True,
-            require_user_first=True,
-            strip_fields=ALL_RESPONSE_FIELDS,
-        ),
-        # Other OpenAI-compatible providers: ids up to 40 of [a-zA-Z0-9_-]; strict ones
-        # reject thinking_blocks (Fireworks); DeepSeek needs its own reasoning_content back.
-        "openai-compatible": Policy(
-            family="openai-compatible",
-            tool_ids=IdRule(allowed=_SAFE, max_length=40),
-            strip_fields=ALL_RESPONSE_FIELDS,
-        ),
-    }
-)
-"""The policy of each provider family."""
-
-
-_THINKING_MODE: Final = POLICIES["openai-compatible"].model_copy(
-    update={
-        "reasoning_on_calls": True,
-        "strip_fields": frozenset(
-            {"thinking_blocks", "provider_specific_fields", "reasoning_items"}
-        ),
-        "strip_foreign_fields": ALL_RESPONSE_FIELDS - {"reasoning_content"},
-    }
-)
-"""OpenAI-compatible targets in thinking mode (DeepSeek's reasoner, Kimi's thinking
-models): ``reasoning_content`` is required on tool-call turns, so it is kept."""
-
-
-def thinking_mode(target: TargetModel) -> bool:
-    """The target thinks by default and wants its reasoning passed back (DeepSeek, Kimi).
-
-    DeepSeek's ``deepseek-reasoner`` (and V4, R1, ``-thinking`` models), and Kimi's
-    ``-thinking`` models, behind any OpenAI-compatible route; a DeepSeek model LiteLLM's
-    map says reasons. ``deepseek-chat`` in non-thinking mode is not.
-    """
-    if target.family != "openai-compatible":
-        return False
-    model = target.model_id.lower()
-    if "deepseek" in model or target.provider == "deepseek":
-        markers = ("reasoner", "-r1", "/r1", "v4", "thinking")
-        return any(m in model for m in markers) or bool(target.capabilities.reasoning)
-    return "kimi" in model and "thinking" in model
-
-
-_CLAUDE_ON_BEDROCK: Final = POLICIES["bedrock"].model_copy(
-    update={"thinking_opens_tool_loop": True}
-)
-"""Claude on Bedrock: Bedrock's record, with Claude's thinking in a tool loop (LiteLLM
-maps ``thinking`` and ``reasoning_effort`` to Claude's thinking there, and Anthropic's
-model checks the turn)."""
-
-
-def policy_for(target: TargetModel) -> Policy:
-    """The policy for ``target``: its family's record.
-
-    DeepSeek and Kimi in thinking mode get the OpenAI-compatible record that keeps
-    ``reasoning_content`` and requires it on tool-call turns; Claude on Bedrock gets
-    Bedrock's record with Claude's thinking rule (Bedrock's other models think, if at
-    all, by other rules).
-    """
-    if thinking_mode(target):
-        return _THINKING_MODE
-    if target.family == "bedrock" and "claude" in target.model_id.lower():
-        return _CLAUDE_ON_BEDROCK
-    return POLICIES[target.family]

@@ -6,12 +6,11 @@ target resolution both need the protocol, not just the vendor key.
 
 from __future__ import annotations
 
-import re
 from typing import Final
 
 from ._messages import Api
 
-__all__ = ["API_BY_PROVIDER", "MISTRAL_MODEL", "VERTEX_PARTNER_PREFIXES", "api_for"]
+__all__ = ["API_BY_PROVIDER", "VERTEX_PARTNER_PREFIXES", "api_for"]
 
 API_BY_PROVIDER: Final[dict[str, Api]] = {
     "anthropic": "anthropic-messages",
@@ -35,13 +34,6 @@ API_BY_PROVIDER: Final[dict[str, Api]] = {
 """LiteLLM provider key to wire protocol. Providers not listed speak an
 OpenAI-compatible dialect (groq, deepseek, xai, together_ai, fireworks_ai, ollama,
 vllm, openrouter, cerebras...)."""
-
-MISTRAL_MODEL: Final = re.compile(
-    r"mistral|mixtral|codestral|pixtral|devstral|ministral|magistral|mistralai", re.IGNORECASE
-)
-"""Model ids served by Mistral's own stack, whichever router serves them. Mistral
-rejects tool-call ids that are not exactly 9 alphanumerics, also behind OpenRouter,
-Together or vLLM."""
 
 
 VERTEX_PARTNER_PREFIXES: Final = (

@@ -17,7 +17,7 @@ from pydantic import BaseModel, ConfigDict
 
 from ._litellm_lookup import lookup_model_info, split_provider
 from ._messages import Api
-from ._providers import MISTRAL_MODEL, api_for
+from ._providers import api_for
 
 __all__ = [
     "Capabilities",
@@ -39,16 +39,6 @@ Family = Literal[
 ]
 """Provider families: one policy record each (see :mod:`litellm_hygiene._policy`)."""
 
-_FAMILY_BY_API: dict[Api, Family] = {
-    "anthropic-messages": "anthropic",
-    "bedrock-converse": "bedrock",
-    "gemini": "gemini",
-    "openai-chat": "openai",
-    "openai-responses": "openai-responses",
-    "mistral": "mistral",
-    "openai-compatible": "openai-compatible",
-    "unknown": "openai-compatible",
-}
 _ROUTE_PREFIXES = ("converse/", "invoke/", "responses/")
 
 
@@ -135,9 +125,10 @@ def same_model_id(a: str, b: str) -> bool:
 
 
 def _family(api: Api, provider: str | None, model_id: str) -> Family:
-    if api in ("openai-compatible", "mistral") and MISTRAL_MODEL.search(model_id):
-        return "mistral"
-    return _FAMILY_BY_API[api]
+    # The families' profiles read Policy, which reads this module: asked at call time.
+    from ._families import family_of
+
+    return family_of(api, model_id)
 
 
 def _flag(info: Mapping[str, Any], key: str) -> bool | None:

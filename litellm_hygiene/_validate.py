@@ -19,11 +19,12 @@ from pydantic import BaseModel, ConfigDict
 
 from ._errors import InvalidMessageError
 from ._executor import read_slots
+from ._families import PROFILES, policy_for
 from ._openai._decode import as_message_dict
 from ._openai._positions import assistant_prefix_blocks, wire_positions
 from ._openai._wire import OPENAI
 from ._pipeline import context_for
-from ._policy import Policy, policy_for
+from ._policy import Policy
 from ._rules import RULES, Conversation, Finding, Problem, Rule, ViolationCode
 from ._rules._wording import DEFAULTS, wording
 from ._target import TargetModel, resolve_request
@@ -79,9 +80,9 @@ class _Words:
             values: dict[str, Any] = DEFAULTS | self._position(index, problem)
             values.update(problem.values)
             values["j"] = problem.call if problem.call is not None else 0
-            error = wording(
-                rule.wording, self.conv.ctx.target.family, problem.kind, problem.path, values
-            )
+            profile = PROFILES[self.conv.ctx.target.family]
+            words = profile.words(rule.code)
+            error = wording(words, profile.paths, problem.kind, problem.path, values)
         return Violation(
             index=index,
             field=problem.field,

@@ -14,10 +14,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from litellm_hygiene import resolve_target
+from litellm_hygiene._families import POLICIES
 from litellm_hygiene._openai._facts import read_facts
 from litellm_hygiene._openai._parts import decode_thinking_entry, read_thinking_entry
 from litellm_hygiene._openai._wire import OPENAI
-from litellm_hygiene._policy import POLICIES, IdRule
+from litellm_hygiene._policy import IdRule
 from litellm_hygiene._rules.tool_call_id import _Checker, _problem
 from litellm_hygiene._view import readdressed_facts, renamed_facts, wire_plan
 

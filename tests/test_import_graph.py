@@ -83,7 +83,7 @@ _SPELLED_ONCE = {
 }
 """A wire fact's literal -> the one module that spells it as a value."""
 
-_TYPES_AND_EMULATORS = ("_content.py", "_policy.py", "_standin/")
+_TYPES_AND_EMULATORS = ("_content.py", "_policy.py", "_families/", "_standin/")
 """Where the literal may also appear: ``Literal`` types (the neutral model's signature
 sites, the policy's field names) and the stand-in, which emulates providers on its own."""
 

@@ -23,6 +23,7 @@ from PIL import Image, ImageFile
 
 from litellm_hygiene import sanitize_messages
 from litellm_hygiene._content import ImageContent, OpaqueContent, TextContent
+from litellm_hygiene._families import POLICIES
 from litellm_hygiene._messages import (
     AssistantMessage,
     Context,
@@ -32,7 +33,7 @@ from litellm_hygiene._messages import (
     UserMessage,
 )
 from litellm_hygiene._pipeline import transform_messages
-from litellm_hygiene._policy import POLICIES, Policy
+from litellm_hygiene._policy import Policy
 from litellm_hygiene._rules import Change
 from litellm_hygiene._rules._image_codec import (
     HEADER_PREFIXES,

@@ -21,8 +21,8 @@ from litellm_hygiene import (
     ToolResultMessage,
     UserMessage,
 )
+from litellm_hygiene._families import POLICIES
 from litellm_hygiene._pipeline import transform_messages
-from litellm_hygiene._policy import POLICIES
 from litellm_hygiene._sanitize import sanitize_messages
 from litellm_hygiene._target import Capabilities, TargetModel, resolve_target
 from litellm_hygiene._validate import validate_messages

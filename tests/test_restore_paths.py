@@ -17,13 +17,13 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from litellm_hygiene import resolve_target
+from litellm_hygiene._families import policy_for
 from litellm_hygiene._integration import _request
 from litellm_hygiene._integration._fingerprint import lookup_keys
 from litellm_hygiene._integration._options import HygieneOptions
 from litellm_hygiene._integration._store import MemoryStore, Provenance, put_fingerprints
 from litellm_hygiene._openai import STAMP_KEY
 from litellm_hygiene._pipeline import context_for
-from litellm_hygiene._policy import policy_for
 from litellm_hygiene._sanitize import read_request
 from litellm_hygiene._view import Stamp
 from tests.stamps import without_stamps

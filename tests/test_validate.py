@@ -16,11 +16,11 @@ from hypothesis import given, settings
 from PIL import Image
 
 from litellm_hygiene import STAMP_KEY
-from litellm_hygiene._policy import policy_for
+from litellm_hygiene._families import PROFILES, policy_for
 from litellm_hygiene._rules import CODES, RULES, Conversation
 from litellm_hygiene._rules import _codes as codes_module
 from litellm_hygiene._rules._wording import DEFAULTS, ErrorKind, PathKind, wording
-from litellm_hygiene._target import Family, resolve_target
+from litellm_hygiene._target import resolve_target
 from litellm_hygiene._validate import (
     Violation,
     ViolationCode,
@@ -1308,22 +1308,23 @@ def test_every_code_has_a_rule() -> None:
 
 @pytest.mark.parametrize("model", ALL_MODELS)
 def test_every_wording_formats(model: str) -> None:
-    family = resolve_target(model).family
+    profile = PROFILES[resolve_target(model).family]
     positions = {"i": 3, "m": 2, "next_m": 3, "c": 1, "exact": 9}
     for rule in RULES:
+        words = profile.words(rule.code)
         for kind in get_args(ErrorKind):
             for path in get_args(PathKind):
-                text = wording(rule.wording, family, kind, path, DEFAULTS | positions)
+                text = wording(words, profile.paths, kind, path, DEFAULTS | positions)
                 assert text is None or "{" not in text, (rule.code, kind, text)
 
 
-def test_every_wording_table_uses_known_families_and_kinds() -> None:
+def test_every_wording_table_uses_known_rules_and_kinds() -> None:
     kinds = set(get_args(ErrorKind))
-    families = set(get_args(Family))
-    for rule in RULES:
-        for family, table in rule.wording.items():
-            assert family in families, (rule.code, family)
-            assert set(table) <= kinds, (rule.code, family, set(table) - kinds)
+    codes = {rule.code for rule in RULES}
+    for family, profile in PROFILES.items():
+        for code, table in profile.wording.items():
+            assert code in codes, (family, code)
+            assert set(table) <= kinds, (family, code, set(table) - kinds)
 
 
 JUNK: list[Any] = [

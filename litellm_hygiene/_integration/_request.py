@@ -13,11 +13,12 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from .._families import policy_for
 from .._openai._decode import read_stamp
 from .._openai._facts import inline_image_chars
 from .._openai._wire import OPENAI
 from .._pipeline import context_for
-from .._policy import Policy, policy_for
+from .._policy import Policy
 from .._rules import REQUEST_PARAMS, Conversation
 from .._sanitize import read_request, sanitize_read
 from .._target import TargetModel, resolve_target

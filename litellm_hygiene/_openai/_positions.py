@@ -4,7 +4,8 @@ Provider errors name wire positions, not the caller's indices. Anthropic and Bed
 drop system messages and merge consecutive user-side messages (user, tool, function)
 and consecutive assistant messages; Gemini merges user-side messages and gives tool
 results their own content; OpenAI Responses turns every call and result into its own
-input item. :func:`wire_positions` replays that grouping in one pass (best effort: it
+input item (each family's ``Profile.layout``). :func:`wire_positions` replays that
+grouping in one pass (best effort: it
 words violations, it never decides anything).
 """
 
@@ -12,8 +13,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Final, Literal
+from typing import Any
 
+from .._families import PROFILES
 from .._target import Family
 
 __all__ = [
@@ -25,42 +27,6 @@ __all__ = [
 
 Msg = Mapping[str, Any]
 """One OpenAI-shaped message as the validator reads it."""
-
-WireStyle = Literal["one_to_one", "merged_turns", "responses_items"]
-
-
-@dataclass(frozen=True)
-class _WireShape:
-    """How one family's wire lays out the caller's messages."""
-
-    style: WireStyle
-    groups: Mapping[str, str]
-
-
-_MERGED_ANTHROPIC: Final = {
-    "user": "user",
-    "tool": "user",
-    "function": "user",
-    "assistant": "assistant",
-}
-_MERGED_GEMINI: Final = {
-    "user": "user",
-    "system": "user",
-    "developer": "user",
-    "tool": "function",
-    "function": "function",
-    "assistant": "model",
-}
-
-_SHAPES: Final[dict[Family, _WireShape]] = {
-    "anthropic": _WireShape("merged_turns", _MERGED_ANTHROPIC),
-    "bedrock": _WireShape("merged_turns", _MERGED_ANTHROPIC),
-    "gemini": _WireShape("merged_turns", _MERGED_GEMINI),
-    "openai": _WireShape("one_to_one", {}),
-    "openai-responses": _WireShape("responses_items", {}),
-    "mistral": _WireShape("one_to_one", {}),
-    "openai-compatible": _WireShape("one_to_one", {}),
-}
 
 
 @dataclass(frozen=True)
@@ -152,7 +118,7 @@ def _responses_items(messages: Sequence[Msg | None]) -> list[WirePosition]:
 
 def wire_positions(messages: Sequence[Msg | None], family: Family) -> list[WirePosition]:
     """The wire position of every message (``None`` entries: unreadable messages)."""
-    shape = _SHAPES[family]
+    shape = PROFILES[family].layout
     if shape.style == "merged_turns":
         return _merged(messages, shape.groups)
     if shape.style == "responses_items":

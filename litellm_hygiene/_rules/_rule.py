@@ -3,7 +3,8 @@
 A rule (one module of :mod:`litellm_hygiene._rules`) states one provider constraint:
 its :data:`~litellm_hygiene._rules._codes.Code`, when it applies, how to find the places
 that break it (:meth:`Rule.find`), how to fix exactly those places (:meth:`Rule.fix`),
-and what each provider says when it is broken (its wording table). The validator
+and the kinds of breakage it tells apart (each provider family's words for them are in
+that family's profile, :mod:`litellm_hygiene._families`). The validator
 reports what :meth:`Rule.find` finds; the pipeline runs find then fix, rule by rule;
 a request goes out untouched exactly when no rule finds anything, because a fix given
 nothing to fix is never called.
@@ -18,28 +19,21 @@ from .._messages import Message
 from ._codes import Code
 from ._conversation import Conversation, RuleContext, Slot
 from ._findings import Finding, Problem
-from ._wording import WordingTable
 
-__all__ = ["MessageRule", "Repair", "Rule", "WireRepair", "Wording"]
-
-Wording = WordingTable
-"""What each provider family says when a rule is broken, by kind of breakage; the
-templates name wire positions (see :mod:`litellm_hygiene._rules._wording`)."""
+__all__ = ["MessageRule", "Repair", "Rule", "WireRepair"]
 
 
 class Rule:
-    """One provider constraint: its code, when it applies, find, fix and wording.
+    """One provider constraint: its code, when it applies, find and fix.
 
     Attributes:
         code: The stable name of the constraint (also the change kind and violation
             code).
-        wording: What each provider says when the constraint is broken.
         params: The request parameters the rule reads besides the messages (see
             :attr:`Conversation.params`); the integration hands the rules exactly these.
     """
 
     code: ClassVar[Code]
-    wording: ClassVar[Wording] = {}
     params: ClassVar[tuple[str, ...]] = ()
 
     def applies(self, ctx: RuleContext) -> bool:

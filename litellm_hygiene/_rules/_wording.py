@@ -1,8 +1,9 @@
 """How provider error wordings are written and filled in.
 
-Each rule holds its own wording table (family -> kind of breakage -> template); this
-module holds what the tables share: the kinds, where each family's errors point
-(``{where}``), and the formatter. Templates name wire positions as placeholders
+Each family's profile holds its words for every rule it enforces (rule -> kind of
+breakage -> template, :mod:`litellm_hygiene._families`); this module holds what
+they share: the kinds of breakage, the kinds of path ``{where}`` names, and the
+formatter. Templates name wire positions as placeholders
 (``{m}`` wire message, ``{c}`` block inside it, ``{i}`` and ``{j}`` the caller's message
 and list positions, ``{where}`` the family's path to the offending field). The texts
 come from PROVIDER_RULES.md and from errors seen in public issue threads; a kind
@@ -15,9 +16,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Final, Literal
 
-from .._target import Family
-
-__all__ = ["DEFAULTS", "EXTRA_FIELD", "ErrorKind", "PathKind", "WordingTable", "wording"]
+__all__ = ["DEFAULTS", "ErrorKind", "PathKind", "wording"]
 
 ErrorKind = Literal[
     "id_chars",
@@ -64,42 +63,6 @@ ErrorKind = Literal[
 PathKind = Literal["call_id", "result_id", "item_id"]
 """Which field ``{where}`` names in a family's wording."""
 
-EXTRA_FIELD: Final[dict[Family, str]] = {
-    "openai": "Additional properties are not allowed ('{key}' was unexpected) - 'messages.{i}'",
-    "openai-compatible": "Extra inputs are not permitted, field: 'messages[{i}].{key}'",
-    "mistral": "Extra inputs are not permitted, field: 'messages[{i}].{key}'",
-}
-"""What strict OpenAI-shaped providers say of a message key they do not know."""
-
-_PATHS: Final[dict[Family, dict[PathKind, str]]] = {
-    "anthropic": {
-        "call_id": "messages.{m}.content.{c}.tool_use.id",
-        "result_id": "messages.{m}.content.{c}.tool_result.tool_use_id",
-    },
-    "bedrock": {
-        "call_id": "messages.{m}.member.content.{c}.member.toolUse.toolUseId",
-        "result_id": "messages.{m}.member.content.{c}.member.toolResult.toolUseId",
-    },
-    "gemini": {},
-    "openai": {
-        "call_id": "messages[{i}].tool_calls[{j}].id",
-        "result_id": "messages[{i}].tool_call_id",
-    },
-    "openai-responses": {
-        "call_id": "input[{c}].call_id",
-        "item_id": "input[{c}].id",
-        "result_id": "input[{m}].call_id",
-    },
-    "mistral": {
-        "call_id": "messages[{i}].tool_calls[{j}].id",
-        "result_id": "messages[{i}].tool_call_id",
-    },
-    "openai-compatible": {
-        "call_id": "messages[{i}].tool_calls[{j}].id",
-        "result_id": "messages[{i}].tool_call_id",
-    },
-}
-
 DEFAULTS: Final[dict[str, Any]] = {
     "j": 0,
     "id": "",
@@ -126,22 +89,21 @@ _FALLBACK: Final[dict[ErrorKind, ErrorKind]] = {
 """A more specific kind falls back to the general one where a family has no own text."""
 
 
-WordingTable = Mapping[Family, Mapping[ErrorKind, str]]
-"""A rule's wordings: what each provider family says, per kind of breakage."""
-
-
 def wording(
-    tables: WordingTable,
-    family: Family,
+    table: Mapping[ErrorKind, str],
+    paths: Mapping[PathKind, str],
     kind: ErrorKind,
     path: PathKind | None,
     values: dict[str, Any],
 ) -> str | None:
-    """The provider's error text for ``kind``, formatted with ``values``; ``None`` if unknown."""
-    table = tables.get(family, {})
+    """A family's error text for ``kind``, formatted with ``values``; ``None`` if unknown.
+
+    ``table``: the family's words for the rule (``Profile.words``); ``paths``: where its
+    errors point (``Profile.paths``), for ``{where}``.
+    """
     template = table.get(kind) or table.get(_FALLBACK.get(kind, kind))
     if template is None:
         return None
     if path is not None:
-        values["where"] = _PATHS[family].get(path, path).format_map(values)
+        values["where"] = paths.get(path, path).format_map(values)
     return template.format_map(values)

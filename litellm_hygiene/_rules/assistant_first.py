@@ -18,7 +18,7 @@ from .._messages import UserMessage
 from ._codes import Code
 from ._conversation import Conversation, RuleContext
 from ._findings import Finding, Problem
-from ._rule import Rule, Wording
+from ._rule import Rule
 from ._wording import ErrorKind
 
 __all__ = ["LEADING_USER_TEXT", "AssistantFirst"]
@@ -31,21 +31,6 @@ class AssistantFirst(Rule):
     """Prepend a minimal user turn to a history that starts with the assistant."""
 
     code: ClassVar[Code] = "assistant_first"
-    wording: ClassVar[Wording] = {
-        "anthropic": {"assistant_first": 'messages: first message must use the "user" role'},
-        "bedrock": {
-            "assistant_first": (
-                "A conversation must start with a user message. Try again with a "
-                "conversation that starts with a user message."
-            )
-        },
-        "gemini": {
-            "assistant_first_with_calls": (
-                "Please ensure that function call turn comes immediately after a user turn "
-                "or after a function response turn."
-            )
-        },
-    }
 
     def applies(self, ctx: RuleContext) -> bool:
         """Only targets that require a user turn first."""

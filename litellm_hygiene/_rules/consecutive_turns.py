@@ -23,22 +23,12 @@ from .._view import BLANK, Wire
 from ._codes import Code
 from ._conversation import Conversation, RuleContext, Slot
 from ._findings import Finding, Problem
-from ._rule import Rule, Wording
+from ._rule import Rule
 from ._wording import ErrorKind
 from .empty_content import without_empty
 from .foreign_reasoning import as_foreign
 
 __all__ = ["ConsecutiveTurns"]
-
-_ANTHROPIC = (
-    'messages: roles must alternate between "user" and "assistant", but found multiple '
-    '"{role}" roles in a row'
-)
-_BEDROCK = (
-    "A conversation must alternate between user and assistant roles. Make sure the "
-    "conversation alternates between user and assistant roles and try again."
-)
-_GEMINI = "Please ensure that multiturn requests alternate between user and model."
 
 
 def _plain_string(message: UserMessage | AssistantMessage, wire: Wire) -> bool:
@@ -139,16 +129,6 @@ class ConsecutiveTurns(Rule):
     """Merge consecutive same-role turns, per policy."""
 
     code: ClassVar[Code] = "consecutive_turns"
-    wording: ClassVar[Wording] = {
-        "anthropic": {"user_after_user": _ANTHROPIC, "assistant_after_assistant": _ANTHROPIC},
-        "bedrock": {"user_after_user": _BEDROCK, "assistant_after_assistant": _BEDROCK},
-        "gemini": {"user_after_user": _GEMINI, "assistant_after_assistant": _GEMINI},
-        "mistral": {
-            "user_after_user": (
-                "Conversation roles must alternate user/assistant/user/assistant/..."
-            )
-        },
-    }
 
     def applies(self, ctx: RuleContext) -> bool:
         """Only targets that require alternation."""

@@ -27,22 +27,13 @@ from .._view import BLANK
 from ._codes import Code
 from ._conversation import Conversation, RuleContext
 from ._findings import Problem
-from ._rule import MessageRule, Repair, Wording
+from ._rule import MessageRule, Repair
 from ._wording import ErrorKind
 
 __all__ = ["EMPTY_TURN_TEXT", "EmptyContent", "without_empty"]
 
 EMPTY_TURN_TEXT = "(empty message)"
 """The text a blank last user turn is kept with."""
-
-_BEDROCK = (
-    "The text field in the ContentBlock object at messages.{m}.content.{c} is blank. Add "
-    "text to the text field, and try again."
-)
-_GEMINI = (
-    "Unable to submit request because it has an empty text parameter. Add a value to the "
-    "parameter and try again."
-)
 
 
 def _empty(block: object, keep_signed: bool) -> bool:
@@ -116,14 +107,6 @@ class EmptyContent(MessageRule):
 
     code: ClassVar[Code] = "empty_content"
     flags: ClassVar[int] = BLANK
-    wording: ClassVar[Wording] = {
-        "anthropic": {
-            "empty_text": "messages: text content blocks must be non-empty",
-            "blank_text": "messages: text content blocks must contain non-whitespace text",
-        },
-        "bedrock": {"empty_text": _BEDROCK, "blank_text": _BEDROCK},
-        "gemini": {"empty_text": _GEMINI, "blank_text": _GEMINI},
-    }
 
     def applies(self, ctx: RuleContext) -> bool:
         """Only targets that reject empty text."""

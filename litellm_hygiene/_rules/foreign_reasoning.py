@@ -29,14 +29,11 @@ from .._view import OPAQUE
 from ._codes import Code
 from ._conversation import Conversation, Slot
 from ._findings import Problem
-from ._rule import MessageRule, Repair, WireRepair, Wording
+from ._rule import MessageRule, Repair, WireRepair
 from .response_only_field import strip_fields
 
 __all__ = ["ForeignReasoning", "as_foreign"]
 
-_ANTHROPIC_SIGNATURE = "messages.{m}.content.{c}: Invalid `signature` in `thinking` block"
-_ANTHROPIC_REDACTED = "messages.{m}.content.{c}: Invalid `data` in `redacted_thinking` block"
-_RESPONSES = "The encrypted content for item {item} could not be verified."
 _PARAGRAPH = "\n\n"
 """Between thinking made text and the text after it (and texts joined into one)."""
 
@@ -215,24 +212,6 @@ class ForeignReasoning(MessageRule):
 
     code: ClassVar[Code] = "foreign_reasoning"
     flags: ClassVar[int] = OPAQUE
-    wording: ClassVar[Wording] = {
-        "anthropic": {
-            "foreign_thinking": _ANTHROPIC_SIGNATURE,
-            "foreign_redacted": _ANTHROPIC_REDACTED,
-        },
-        "bedrock": {
-            "foreign_thinking": _ANTHROPIC_SIGNATURE,
-            "foreign_redacted": _ANTHROPIC_REDACTED,
-        },
-        "gemini": {
-            "foreign_thinking": "Corrupted thought signature.",
-            "foreign_thought_signature": "Corrupted thought signature.",
-        },
-        "openai-responses": {
-            "foreign_thinking": _RESPONSES,
-            "foreign_reasoning_item": _RESPONSES,
-        },
-    }
 
     def candidate(self, conv: Conversation, slot: Slot) -> bool:
         """Assistant turns that may carry opaque data and are not replayable."""

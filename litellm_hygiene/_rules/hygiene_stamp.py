@@ -22,8 +22,7 @@ from .._view import STAMP_KEY, STAMPED, with_flags
 from ._codes import Code
 from ._conversation import Conversation, RuleContext, Slot
 from ._findings import Finding, Problem
-from ._rule import Rule, Wording
-from ._wording import EXTRA_FIELD
+from ._rule import Rule
 
 __all__ = ["HygieneStamp"]
 
@@ -34,9 +33,6 @@ class HygieneStamp(Rule):
     """Remove the stamp key, well-formed or not, from every message."""
 
     code: ClassVar[Code] = "hygiene_stamp"
-    wording: ClassVar[Wording] = {
-        family: {"extra_field": text} for family, text in EXTRA_FIELD.items()
-    }
 
     def applies(self, ctx: RuleContext) -> bool:
         """Where LiteLLM would send the stamp on (see the module docstring)."""

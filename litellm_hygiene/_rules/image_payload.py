@@ -47,7 +47,7 @@ from ._image_codec import (
     fit_image,
     inspect_inline_image,
 )
-from ._rule import Rule, Wording
+from ._rule import Rule
 from ._wording import ErrorKind
 
 __all__ = ["ImagePayload", "removal_placeholder"]
@@ -268,35 +268,6 @@ class ImagePayload(Rule):
     """Re-encode or replace the inline images the target cannot take."""
 
     code: ClassVar[Code] = "image_payload"
-    wording: ClassVar[Wording] = {
-        "anthropic": {
-            "image_too_large": (
-                "messages.{m}.content.{c}.image.source.base64: image exceeds {limit_b64_mb} "
-                "MB maximum: {n_b64} bytes > {limit_b64} bytes"
-            ),
-            "image_side": (
-                "messages.{m}.content.{c}.image.source.base64.data: At least one of the "
-                "image dimensions exceed max allowed size: {limit} pixels"
-            ),
-            "image_side_many": (
-                "messages.{m}.content.{c}.image.source.base64.data: At least one of the "
-                "image dimensions exceed max allowed size for many-image requests: {limit} "
-                "pixels"
-            ),
-            "images_total": "request_too_large: Request exceeds the maximum size",
-            "image_media_type": (
-                "messages.{m}.content.{c}.image.source.base64: The image was specified using "
-                "the {declared} media type, but the image appears to be a {actual} image"
-            ),
-        },
-        "gemini": {
-            "image_base64": (
-                "Invalid value at 'contents[{m}].parts[{c}].inline_data.data' (TYPE_BYTES), "
-                'Base64 decoding failed for "{sig}"'
-            ),
-            "images_total": "Request payload size exceeds the limit: {limit} bytes.",
-        },
-    }
 
     def find(self, conv: Conversation) -> list[Finding]:
         """Each message holding an inline image that cannot go out as it is."""

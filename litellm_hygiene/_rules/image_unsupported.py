@@ -24,7 +24,7 @@ from .._view import IMAGES
 from ._codes import Code
 from ._conversation import Conversation, RuleContext
 from ._findings import Problem
-from ._rule import MessageRule, Repair, Wording
+from ._rule import MessageRule, Repair
 
 __all__ = ["ImageUnsupported", "downgrade_placeholder"]
 
@@ -50,13 +50,6 @@ class ImageUnsupported(MessageRule):
 
     code: ClassVar[Code] = "image_unsupported"
     flags: ClassVar[int] = IMAGES
-    wording: ClassVar[Wording] = {
-        "openai": {
-            "image_unsupported": (
-                "Invalid content type. image_url is only supported by certain models."
-            )
-        }
-    }
 
     def applies(self, ctx: RuleContext) -> bool:
         """Only targets known not to take images, when the policy downgrades them."""

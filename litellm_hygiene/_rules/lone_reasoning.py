@@ -20,7 +20,7 @@ from .._view import OPAQUE
 from ._codes import Code
 from ._conversation import Conversation, RuleContext, Slot
 from ._findings import Problem
-from ._rule import MessageRule, Repair, Wording
+from ._rule import MessageRule, Repair
 
 __all__ = ["LoneReasoning"]
 
@@ -41,14 +41,6 @@ class LoneReasoning(MessageRule):
 
     code: ClassVar[Code] = "lone_reasoning"
     flags: ClassVar[int] = OPAQUE
-    wording: ClassVar[Wording] = {
-        "openai-responses": {
-            "lone_reasoning_item": (
-                "Item '{item}' of type 'reasoning' was provided without its required "
-                "following item."
-            )
-        }
-    }
 
     def applies(self, ctx: RuleContext) -> bool:
         """Only targets that replay reasoning items as input items."""

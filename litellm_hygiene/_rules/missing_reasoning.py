@@ -20,7 +20,7 @@ from .._view import CALLS
 from ._codes import Code
 from ._conversation import Conversation, RuleContext, Slot
 from ._findings import Problem
-from ._rule import MessageRule, Repair, Wording
+from ._rule import MessageRule, Repair
 
 __all__ = ["EMPTY_REASONING", "MissingReasoning"]
 
@@ -41,13 +41,6 @@ class MissingReasoning(MessageRule):
 
     code: ClassVar[Code] = "missing_reasoning"
     flags: ClassVar[int] = CALLS
-    wording: ClassVar[Wording] = {
-        "openai-compatible": {
-            "missing_reasoning": (
-                "The reasoning_content in the thinking mode must be passed back to the API."
-            )
-        }
-    }
 
     def applies(self, ctx: RuleContext) -> bool:
         """Only targets in thinking mode."""

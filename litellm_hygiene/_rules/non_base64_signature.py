@@ -20,15 +20,11 @@ from .._view import OPAQUE, PROVIDER_FIELDS
 from ._codes import Code
 from ._conversation import Conversation, RuleContext, Slot
 from ._findings import Problem
-from ._rule import MessageRule, Repair, Wording
+from ._rule import MessageRule, Repair
 
 __all__ = ["NonBase64Signature", "requires_base64"]
 
 _PSF = PROVIDER_FIELDS
-_GEMINI = (
-    "Invalid value at 'contents[{m}].parts[{c}].thought_signature' (TYPE_BYTES), "
-    'Base64 decoding failed for "{sig}"'
-)
 
 
 def requires_base64(ctx: RuleContext) -> bool:
@@ -132,7 +128,6 @@ class NonBase64Signature(MessageRule):
 
     code: ClassVar[Code] = "non_base64_signature"
     flags: ClassVar[int] = OPAQUE
-    wording: ClassVar[Wording] = {"gemini": {"non_base64_signature": _GEMINI}}
 
     def applies(self, ctx: RuleContext) -> bool:
         """Only targets that decode signatures as base64."""

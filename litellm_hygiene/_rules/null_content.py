@@ -16,11 +16,9 @@ from .._view import NULL_CONTENT
 from ._codes import Code
 from ._conversation import Conversation
 from ._findings import Problem
-from ._rule import MessageRule, Repair, Wording
+from ._rule import MessageRule, Repair
 
 __all__ = ["NullContent"]
-
-_ERROR = "Invalid value for 'content': expected a string, got null."
 
 
 class NullContent(MessageRule):
@@ -28,10 +26,6 @@ class NullContent(MessageRule):
 
     code: ClassVar[Code] = "null_content"
     flags: ClassVar[int] = NULL_CONTENT
-    wording: ClassVar[Wording] = {
-        family: {"null_content": _ERROR}
-        for family in ("openai", "openai-compatible", "mistral", "openai-responses")
-    }
 
     def repair(self, conv: Conversation, index: int, message: Message) -> Repair:
         """An empty string where a non-assistant message has ``null`` content."""

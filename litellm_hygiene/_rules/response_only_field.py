@@ -21,8 +21,7 @@ from .._view import OPAQUE, PROVIDER_FIELDS, Wire
 from ._codes import Code
 from ._conversation import Conversation, RuleContext, Slot
 from ._findings import Problem
-from ._rule import MessageRule, Repair, WireRepair, Wording
-from ._wording import EXTRA_FIELD
+from ._rule import MessageRule, Repair, WireRepair
 
 __all__ = ["ResponseOnlyField", "strip_fields"]
 
@@ -119,9 +118,6 @@ class ResponseOnlyField(MessageRule):
 
     code: ClassVar[Code] = "response_only_field"
     flags: ClassVar[int] = OPAQUE
-    wording: ClassVar[Wording] = {
-        family: {"extra_field": text} for family, text in EXTRA_FIELD.items()
-    }
 
     def candidate(self, conv: Conversation, slot: Slot) -> bool:
         """Assistant turns with opaque data whose target strips some of it."""

@@ -27,20 +27,12 @@ from .._messages import AssistantMessage
 from ._codes import Code
 from ._conversation import Conversation, RuleContext
 from ._findings import Finding, Problem
-from ._rule import Rule, Wording
+from ._rule import Rule
 
 __all__ = ["THINKING_PARAMS", "ThinkingToolLoop", "asks_to_think"]
 
 THINKING_PARAMS: Final = ("thinking", "reasoning_effort")
 """The request parameters that turn Claude's thinking on (LiteLLM maps both to it)."""
-
-_ANTHROPIC: Final = (
-    "messages.{m}.content.0.type: Expected `thinking` or `redacted_thinking`, but found "
-    "`{found}`. When `thinking` is enabled, a final `assistant` message must start with a "
-    "thinking block (preceeding the lastmost set of `tool_use` and `tool_result` blocks). "
-    "We recommend you include thinking blocks from previous turns. To avoid this "
-    "requirement, disable `thinking`."
-)
 
 
 def asks_to_think(name: str, value: Any) -> bool:
@@ -63,10 +55,6 @@ class ThinkingToolLoop(Rule):
 
     code: ClassVar[Code] = "thinking_tool_loop"
     params: ClassVar[tuple[str, ...]] = THINKING_PARAMS
-    wording: ClassVar[Wording] = {
-        "anthropic": {"thinking_not_first": _ANTHROPIC},
-        "bedrock": {"thinking_not_first": "The model returned the following errors: " + _ANTHROPIC},
-    }
 
     def applies(self, ctx: RuleContext) -> bool:
         """Only Claude (Anthropic's API, and Claude on Bedrock or Vertex AI)."""

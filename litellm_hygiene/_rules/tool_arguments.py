@@ -21,7 +21,7 @@ from .._view import CALLS
 from ._codes import Code
 from ._conversation import Conversation, RuleContext, Slot
 from ._findings import Problem
-from ._rule import MessageRule, Repair, Wording
+from ._rule import MessageRule, Repair
 
 __all__ = ["ToolArguments", "valid_arguments"]
 
@@ -36,9 +36,6 @@ class ToolArguments(MessageRule):
 
     code: ClassVar[Code] = "tool_arguments"
     flags: ClassVar[int] = CALLS
-    wording: ClassVar[Wording] = {
-        "gemini": {"invalid_arguments": "Unable to convert openai tool calls"},
-    }
 
     def applies(self, ctx: RuleContext) -> bool:
         """Only targets whose LiteLLM converter parses the arguments."""

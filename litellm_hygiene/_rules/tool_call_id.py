@@ -31,7 +31,7 @@ from .._view import WirePlan, renamed_facts
 from ._codes import Code
 from ._conversation import Conversation, Slot
 from ._findings import Finding, Problem
-from ._rule import Rule, Wording
+from ._rule import Rule
 
 __all__ = ["ToolCallId", "id_is_valid"]
 
@@ -41,17 +41,6 @@ _FUNCTION = "\0function:"
 _SHOWN = 80
 _POWERS: Final = tuple(62**n for n in range(65))
 _PAIRS: Final = tuple(_BASE62[n % 62] + _BASE62[n // 62] for n in range(62 * 62))
-
-_OPENAI_TOO_LONG = (
-    "Invalid '{where}': string too long. Expected a string with maximum length {limit}, "
-    "but got a string with length {n} instead."
-)
-_OPENAI_EMPTY = (
-    "Invalid '{where}': empty string. Expected a string with minimum length 1, but got an "
-    "empty string instead."
-)
-_ANTHROPIC_PATTERN = "{where}: String should match pattern '^[a-zA-Z0-9_-]+$'"
-_MISTRAL = "Tool call id was {id} but must be a-z, A-Z, 0-9, with a length of {exact}."
 
 
 @functools.lru_cache(maxsize=32)
@@ -219,45 +208,6 @@ class ToolCallId(Rule):
     """Rename ids the target would reject, and the results answering them."""
 
     code: ClassVar[Code] = "tool_call_id"
-    wording: ClassVar[Wording] = {
-        "anthropic": {
-            "id_chars": _ANTHROPIC_PATTERN,
-            "id_empty": _ANTHROPIC_PATTERN,
-            "id_too_long": "{where}: String should have at most {limit} characters",
-            "id_collision": "messages.{m}.content.{c}: `tool_use` ids must be unique",
-        },
-        "bedrock": {
-            "id_chars": (
-                "Value at '{where}' failed to satisfy constraint: Member must satisfy regular "
-                "expression pattern: [a-zA-Z0-9_-]+"
-            ),
-            "id_too_long": (
-                "Value at '{where}' failed to satisfy constraint: Member must have length "
-                "less than or equal to {limit}"
-            ),
-            "id_empty": (
-                "Value at '{where}' failed to satisfy constraint: Member must have length "
-                "greater than or equal to 1"
-            ),
-        },
-        "openai": {"id_too_long": _OPENAI_TOO_LONG, "id_empty": _OPENAI_EMPTY},
-        "openai-compatible": {"id_too_long": _OPENAI_TOO_LONG, "id_empty": _OPENAI_EMPTY},
-        "openai-responses": {
-            "id_too_long": _OPENAI_TOO_LONG,
-            "id_empty": _OPENAI_EMPTY,
-            "item_id_chars": (
-                "Invalid '{where}': '{id}'. Expected an ID that contains letters, numbers, "
-                "underscores, or dashes, but this value contained additional characters."
-            ),
-            "item_id_prefix": "Invalid '{where}': '{id}'. Expected an ID that begins with 'fc'.",
-        },
-        "mistral": {
-            "id_chars": _MISTRAL,
-            "id_too_long": _MISTRAL,
-            "id_length": _MISTRAL,
-            "id_empty": _MISTRAL,
-        },
-    }
 
     def find(self, conv: Conversation) -> list[Finding]:
         """Call ids (as sent) the target rejects or a turn repeats; results likewise."""

@@ -42,7 +42,7 @@ from .._view import Call, Facts, WirePlan, readdressed_facts
 from ._codes import Code
 from ._conversation import Conversation, RuleContext, Slot
 from ._findings import Finding, Problem
-from ._rule import Rule, Wording
+from ._rule import Rule
 
 __all__ = ["NO_RESULT_TEXT", "ToolPairing"]
 
@@ -53,24 +53,6 @@ _FUNCTION = "\0function:"
 _OPENAI_ORPHAN = (
     "Messages with role 'tool' must be a response to a preceding message with 'tool_calls'"
 )
-_OPENAI: dict[str, str] = {
-    "call_without_result": (
-        "An assistant message with 'tool_calls' must be followed by tool messages responding "
-        "to each 'tool_call_id'. The following tool_call_ids did not have response messages: "
-        "{id}"
-    ),
-    "result_without_call": _OPENAI_ORPHAN,
-    "duplicate_result": _OPENAI_ORPHAN,
-}
-_BEDROCK_TOO_MANY = (
-    "The number of toolResult blocks at messages.{m}.content exceeds the number of toolUse "
-    "blocks of previous turn."
-)
-_GEMINI_COUNT = (
-    "Please ensure that the number of function response parts is equal to the number of "
-    "function call parts of the function call turn."
-)
-_MISTRAL = "Not the same number of function calls and responses"
 _UNNAMED = "result_without_call_unnamed"
 
 
@@ -321,60 +303,6 @@ class ToolPairing(Rule):
     """Give every tool call exactly one result, right after its turn."""
 
     code: ClassVar[Code] = "tool_pairing"
-    wording: ClassVar[Wording] = {
-        "anthropic": {
-            "call_without_result": (
-                "messages.{m}: `tool_use` ids were found without `tool_result` blocks "
-                "immediately after: {id}. Each `tool_use` block must have a corresponding "
-                "`tool_result` block in the next message."
-            ),
-            "result_without_call": (
-                "messages.{m}.content.{c}: unexpected `tool_use_id` found in `tool_result` "
-                "blocks: {id}. Each `tool_result` block must have a corresponding `tool_use` "
-                "block in the previous message."
-            ),
-            "duplicate_result": (
-                "each tool_use must have a single result. Found multiple tool_result blocks "
-                "with id: {id}"
-            ),
-        },
-        "bedrock": {
-            "call_without_result": (
-                "Expected toolResult blocks at messages.{next_m}.content for the following "
-                "Ids: {id}"
-            ),
-            "result_without_call": _BEDROCK_TOO_MANY,
-            "duplicate_result": _BEDROCK_TOO_MANY,
-        },
-        "gemini": {
-            "call_without_result": _GEMINI_COUNT,
-            "result_without_call": (
-                "Please ensure that function response turn comes immediately after a "
-                "function call turn."
-            ),
-            # LiteLLM's own converter raises before anything is sent.
-            "result_without_call_unnamed": (
-                "Missing corresponding tool call for tool response message."
-            ),
-            "duplicate_result": _GEMINI_COUNT,
-        },
-        "openai": _OPENAI,  # type: ignore[dict-item]
-        "openai-compatible": {
-            **_OPENAI,  # type: ignore[dict-item]
-            "duplicate_result": "Duplicate value for 'tool_call_id' of {id} in message[{i}]",
-        },
-        "openai-responses": {
-            "call_without_result": "No tool output found for function call {id}.",
-            "result_without_call": (
-                "No tool call found for function call output with call_id {id}."
-            ),
-        },
-        "mistral": {
-            "call_without_result": _MISTRAL,
-            "result_without_call": _MISTRAL,
-            "duplicate_result": _MISTRAL,
-        },
-    }
 
     def applies(self, ctx: RuleContext) -> bool:
         """Every target, unless the policy turns it off."""

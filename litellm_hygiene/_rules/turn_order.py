@@ -32,7 +32,7 @@ from .._messages import AssistantMessage
 from ._codes import Code
 from ._conversation import Conversation, RuleContext, Slot
 from ._findings import Finding, Problem
-from ._rule import Rule, Wording
+from ._rule import Rule
 
 __all__ = ["BRIDGE_TEXT", "TurnOrder"]
 
@@ -74,20 +74,10 @@ class TurnOrder(Rule):
     """Put turns in the order Mistral serves: see the module docstring."""
 
     code: ClassVar[Code] = "turn_order"
-    wording: ClassVar[Wording] = {
-        "mistral": {
-            "user_after_tool": "Unexpected role 'user' after role 'tool'",
-            "system_after_turn": "Unexpected role 'system' after role '{role}'",
-            "assistant_last": (
-                "Expected last role User or Tool (or Assistant with prefix True) for serving "
-                "but got assistant"
-            ),
-        }
-    }
 
     def applies(self, ctx: RuleContext) -> bool:
         """Only targets with Mistral's turn order."""
-        return ctx.policy.mistral_turn_order
+        return ctx.policy.strict_turn_order
 
     def find(self, conv: Conversation) -> list[Finding]:
         """Late system messages, user turns right after results, a last assistant turn."""

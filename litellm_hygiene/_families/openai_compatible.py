@@ -1,0 +1,100 @@
+"""Every other OpenAI-compatible provider.
+
+DeepSeek, Groq, Fireworks, xAI and the like, and routes hygiene does not know.
+
+What hygiene knows of this family, in one place: its policy, where its errors point, how
+LiteLLM lays the caller's messages out on its wire, and its words for every rule it
+enforces (``tests/test_families.py`` holds every family complete).
+"""
+
+from __future__ import annotations
+
+from .._policy import ALL_RESPONSE_FIELDS, IdRule, Policy
+from .._target import TargetModel
+from ._profile import SAFE_IDS, Layout, Profile
+
+__all__ = ["PROFILE", "thinking_mode"]
+
+
+def thinking_mode(target: TargetModel) -> bool:
+    """The target thinks by default and wants its reasoning passed back (DeepSeek, Kimi).
+
+    DeepSeek's ``deepseek-reasoner`` (and V4, R1, ``-thinking`` models), and Kimi's
+    ``-thinking`` models, behind any OpenAI-compatible route; a DeepSeek model LiteLLM's
+    map says reasons. ``deepseek-chat`` in non-thinking mode is not.
+    """
+    if target.family != "openai-compatible":
+        return False
+    model = target.model_id.lower()
+    if "deepseek" in model or target.provider == "deepseek":
+        markers = ("reasoner", "-r1", "/r1", "v4", "thinking")
+        return any(m in model for m in markers) or bool(target.capabilities.reasoning)
+    return "kimi" in model and "thinking" in model
+
+
+def _thinking(target: TargetModel) -> Policy | None:
+    return _THINKING_MODE if thinking_mode(target) else None
+
+
+PROFILE = Profile(
+    family="openai-compatible",
+    # Other OpenAI-compatible providers: ids up to 40 of [a-zA-Z0-9_-]; strict ones
+    # reject thinking_blocks (Fireworks); DeepSeek needs its own reasoning_content back.
+    policy=Policy(
+        family="openai-compatible",
+        tool_ids=IdRule(allowed=SAFE_IDS, max_length=40),
+        strip_fields=ALL_RESPONSE_FIELDS,
+    ),
+    paths={
+        "call_id": "messages[{i}].tool_calls[{j}].id",
+        "result_id": "messages[{i}].tool_call_id",
+    },
+    layout=Layout("one_to_one", {}),
+    extra_field="Extra inputs are not permitted, field: 'messages[{i}].{key}'",
+    variant=_thinking,
+    apis=frozenset({"openai-compatible", "unknown"}),
+    wording={
+        "null_content": {
+            "null_content": "Invalid value for 'content': expected a string, got null.",
+        },
+        "missing_reasoning": {
+            "missing_reasoning": (
+                "The reasoning_content in the thinking mode must be passed back to the API."
+            ),
+        },
+        "tool_pairing": {
+            "call_without_result": (
+                "An assistant message with 'tool_calls' must be followed by "
+                "tool messages responding to each 'tool_call_id'. The "
+                "following tool_call_ids did not have response messages: {id}"
+            ),
+            "result_without_call": (
+                "Messages with role 'tool' must be a response to a preceding "
+                "message with 'tool_calls'"
+            ),
+            "duplicate_result": "Duplicate value for 'tool_call_id' of {id} in message[{i}]",
+        },
+        "tool_call_id": {
+            "id_too_long": (
+                "Invalid '{where}': string too long. Expected a string with maximum "
+                "length {limit}, but got a string with length {n} instead."
+            ),
+            "id_empty": (
+                "Invalid '{where}': empty string. Expected a string with minimum length "
+                "1, but got an empty string instead."
+            ),
+        },
+    },
+)
+
+_THINKING_MODE = PROFILE.policy.model_copy(
+    update={
+        "reasoning_on_calls": True,
+        "strip_fields": frozenset(
+            {"thinking_blocks", "provider_specific_fields", "reasoning_items"}
+        ),
+        "strip_foreign_fields": ALL_RESPONSE_FIELDS - {"reasoning_content"},
+    }
+)
+"""OpenAI-compatible targets in thinking mode (DeepSeek's reasoner, Kimi's thinking
+models): ``reasoning_content`` is required on tool-call turns, so it is kept."""

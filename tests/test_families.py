@@ -1,0 +1,115 @@
+"""A provider family is one place: its profile module, complete, and nothing elsewhere.
+
+Every family of the ``Family`` literal has one module in ``litellm_hygiene/_families/``
+whose ``PROFILE`` states its policy, where its errors point, its wire layout, its words
+for every rule it enforces and the protocols it is the family of. The rest of the code
+reads profiles; no other module keeps a table keyed by family.
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib
+from pathlib import Path
+from typing import get_args
+
+import pytest
+
+from litellm_hygiene import resolve_target
+from litellm_hygiene._families import PROFILES, family_of, policy_for
+from litellm_hygiene._families._profile import Profile, WireStyle
+from litellm_hygiene._messages import Api
+from litellm_hygiene._rules import RULES
+from litellm_hygiene._rules._wording import DEFAULTS, ErrorKind, PathKind, wording
+from litellm_hygiene._target import Family
+
+PACKAGE = Path(__file__).resolve().parent.parent / "litellm_hygiene"
+FAMILIES = get_args(Family)
+
+
+@pytest.mark.parametrize("family", FAMILIES)
+def test_each_family_is_one_module_with_its_profile(family: str) -> None:
+    module = importlib.import_module(f"litellm_hygiene._families.{family.replace('-', '_')}")
+    profile = module.PROFILE
+    assert isinstance(profile, Profile)
+    assert PROFILES[family] is profile  # type: ignore[index]
+    assert profile.family == profile.policy.family == family
+
+
+@pytest.mark.parametrize("family", FAMILIES)
+def test_each_profile_is_complete(family: Family) -> None:
+    profile = PROFILES[family]
+    codes = {rule.code for rule in RULES}
+    assert set(profile.wording) <= codes, set(profile.wording) - codes
+    for code, table in profile.wording.items():
+        assert table, f"{family}: an empty wording for {code}"
+        assert set(table) <= set(get_args(ErrorKind)), (code, set(table))
+    assert set(profile.paths) <= set(get_args(PathKind))
+    assert profile.layout.style in get_args(WireStyle)
+    assert profile.apis, f"{family} is the family of no protocol"
+    # Every template it states fills in, with the paths it states.
+    positions = {"i": 3, "m": 2, "next_m": 3, "c": 1, "exact": 9}
+    for rule in RULES:
+        words = profile.words(rule.code)
+        for kind, template in words.items():
+            paths = get_args(PathKind) if "{where}" in template else (None,)
+            for path in paths:
+                text = wording(words, profile.paths, kind, path, DEFAULTS | positions)
+                assert text is not None and "{" not in text, (family, rule.code, kind, text)
+
+
+def test_every_protocol_has_one_family() -> None:
+    served = [api for profile in PROFILES.values() for api in profile.apis]
+    assert sorted(served) == sorted(get_args(Api))
+
+
+@pytest.mark.parametrize(
+    ("model", "family"),
+    [
+        ("anthropic/claude-sonnet-4-5", "anthropic"),
+        ("bedrock/converse/us.anthropic.claude-sonnet-4-5-20250929-v1:0", "bedrock"),
+        ("gemini/gemini-2.5-pro", "gemini"),
+        ("openai/gpt-4o", "openai"),
+        ("openai/responses/gpt-5", "openai-responses"),
+        ("mistral/mistral-large-latest", "mistral"),
+        ("openrouter/mistralai/mistral-large", "mistral"),  # claimed behind a router
+        ("groq/llama-3.3-70b-versatile", "openai-compatible"),
+    ],
+)
+def test_a_target_gets_its_familys_profile(model: str, family: str) -> None:
+    target = resolve_target(model)
+    assert target.family == family
+    assert policy_for(target).family == family
+
+
+def test_a_family_claims_its_models_on_any_compatible_route() -> None:
+    assert family_of("openai-compatible", "mistralai/codestral-2501") == "mistral"
+    assert family_of("openai-compatible", "meta-llama/llama-3") == "openai-compatible"
+    assert family_of("anthropic-messages", "mistral-on-anthropic") == "anthropic"
+
+
+def _family_keyed_tables(path: Path) -> list[int]:
+    """Lines of dict literals in ``path`` whose keys are all family names (two or more)."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+        if isinstance(node, ast.Dict) and len(node.keys) >= 2:
+            keys = [k.value if isinstance(k, ast.Constant) else None for k in node.keys]
+            if all(k in FAMILIES for k in keys):
+                found.append(node.lineno)
+    return found
+
+
+def test_no_table_keyed_by_family_outside_the_profiles() -> None:
+    outside = {
+        path.relative_to(PACKAGE).as_posix(): lines
+        for path in PACKAGE.rglob("*.py")
+        if not path.relative_to(PACKAGE).as_posix().startswith(("_families/", "_standin/"))
+        and (lines := _family_keyed_tables(path))
+    }
+    assert not outside, outside
+
+
+def test_the_scan_finds_a_table_keyed_by_family(tmp_path: Path) -> None:
+    planted = tmp_path / "planted.py"
+    planted.write_text('TABLE = {"anthropic": 1, "mistral": 2}\nOTHER = {"anthropic": 1, "x": 2}\n')
+    assert _family_keyed_tables(planted) == [1]
