@@ -35,6 +35,7 @@ Family = Literal[
     "openai",
     "openai-responses",
     "mistral",
+    "deepseek",
     "openai-compatible",
 ]
 """Provider families: one policy record each (see :mod:`litellm_hygiene._policy`)."""

@@ -646,8 +646,10 @@ def test_a_tool_call_turn_without_reasoning_gets_some(model: str) -> None:
         {"role": "tool", "tool_call_id": "call_1", "content": "r"},
     ]
     (violation,) = validate_messages(messages, model)
+    # DeepSeek V4's words (LiteLLM #37636), and Kimi's as PROVIDER_RULES.md quotes them.
+    field = "`reasoning_content`" if "deepseek" in model else "reasoning_content"
     assert violation.provider_error == (
-        "The reasoning_content in the thinking mode must be passed back to the API."
+        f"The {field} in the thinking mode must be passed back to the API."
     )
     out, counts = _fixed(model, messages)
     assert out[1]["reasoning_content"] == " "

@@ -11,11 +11,11 @@ from __future__ import annotations
 import ast
 import importlib
 from pathlib import Path
-from typing import get_args
+from typing import Any, get_args
 
 import pytest
 
-from litellm_hygiene import resolve_target
+from litellm_hygiene import resolve_target, sanitize_messages, validate_messages
 from litellm_hygiene._families import PROFILES, family_of, policy_for
 from litellm_hygiene._families._profile import Profile, WireStyle
 from litellm_hygiene._messages import Api
@@ -46,7 +46,7 @@ def test_each_profile_is_complete(family: Family) -> None:
         assert set(table) <= set(get_args(ErrorKind)), (code, set(table))
     assert set(profile.paths) <= set(get_args(PathKind))
     assert profile.layout.style in get_args(WireStyle)
-    assert profile.apis, f"{family} is the family of no protocol"
+    assert profile.apis or profile.claims, f"{family} is the family of no protocol or model"
     # Every template it states fills in, with the paths it states.
     positions = {"i": 3, "m": 2, "next_m": 3, "c": 1, "exact": 9}
     for rule in RULES:
@@ -74,6 +74,9 @@ def test_every_protocol_has_one_family() -> None:
         ("mistral/mistral-large-latest", "mistral"),
         ("openrouter/mistralai/mistral-large", "mistral"),  # claimed behind a router
         ("groq/llama-3.3-70b-versatile", "openai-compatible"),
+        ("deepseek/deepseek-chat", "deepseek"),
+        ("openrouter/deepseek/deepseek-r1", "deepseek"),  # claimed behind a router
+        ("together_ai/deepseek-ai/DeepSeek-V3", "deepseek"),
     ],
 )
 def test_a_target_gets_its_familys_profile(model: str, family: str) -> None:
@@ -113,3 +116,62 @@ def test_the_scan_finds_a_table_keyed_by_family(tmp_path: Path) -> None:
     planted = tmp_path / "planted.py"
     planted.write_text('TABLE = {"anthropic": 1, "mistral": 2}\nOTHER = {"anthropic": 1, "x": 2}\n')
     assert _family_keyed_tables(planted) == [1]
+
+
+@pytest.mark.parametrize(
+    ("model", "thinks"),
+    [
+        ("deepseek/deepseek-chat", False),  # V4 Flash with thinking off
+        ("deepseek/deepseek-reasoner", True),
+        ("deepseek/deepseek-v4-pro", True),
+        ("deepseek/deepseek-flash", True),  # thinks by default
+        ("openrouter/deepseek/deepseek-r1", True),
+    ],
+)
+def test_deepseeks_thinking_models_keep_their_reasoning_on_tool_call_turns(
+    model: str, thinks: bool
+) -> None:
+    policy = policy_for(resolve_target(model))
+    assert policy.family == "deepseek"
+    assert policy.reasoning_on_calls is thinks
+    assert ("reasoning_content" in policy.strip_fields) is not thinks
+
+
+def _reused_id_history() -> list[dict[str, Any]]:
+    def turn(result: str) -> list[dict[str, Any]]:
+        call = {"id": "call_1", "type": "function", "function": {"name": "f", "arguments": "{}"}}
+        return [
+            {"role": "assistant", "content": None, "tool_calls": [call]},
+            {"role": "tool", "tool_call_id": "call_1", "content": result},
+        ]
+
+    return [
+        {"role": "user", "content": "q"},
+        *turn("a"),
+        *turn("b"),
+        {"role": "user", "content": "r"},
+    ]
+
+
+def test_deepseek_wants_each_tool_call_id_once_in_the_request() -> None:
+    """``Duplicate value for 'tool_call_id' of call_1 in message[4]``: DeepSeek checks the
+    whole request; a generic OpenAI-compatible provider only each turn's."""
+    history = _reused_id_history()
+    deepseek = sanitize_messages(history, "deepseek/deepseek-chat")
+    ids = [m["tool_call_id"] for m in deepseek.messages if m["role"] == "tool"]
+    assert ids[0] == "call_1" and ids[1] != "call_1"
+    assert deepseek.report.counts() == {"tool_call_id": 1}
+    assert sanitize_messages(history, "groq/llama-3.3-70b-versatile").messages == history
+
+
+def test_deepseek_ignores_unknown_keys_so_its_violations_carry_no_words() -> None:
+    history = [
+        {"role": "user", "content": "q"},
+        {"role": "assistant", "content": "a", "provider_specific_fields": {"x": 1}},
+        {"role": "user", "content": "r"},
+    ]
+    (violation,) = validate_messages(history, "deepseek/deepseek-chat")
+    assert violation.code == "response_only_field"
+    assert violation.provider_error is None
+    (generic,) = validate_messages(history, "groq/llama-3.3-70b-versatile")
+    assert generic.provider_error is not None

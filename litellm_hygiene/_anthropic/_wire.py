@@ -61,6 +61,10 @@ def native_evidence(message: Any) -> frozenset[Api]:
     return (found & _NOT_SIGNING) or frozenset({"unknown"})
 
 
+def _listed(block: Mapping[str, Any], leading: Any) -> bool:
+    return isinstance(leading, list) and any(entry is block for entry in leading)
+
+
 def native_leading_block(raw: Any, api: str) -> LeadingBlock | None:
     """The first block of assistant message ``raw`` as the native route sends it.
 
@@ -71,10 +75,16 @@ def native_leading_block(raw: Any, api: str) -> LeadingBlock | None:
     """
     del api
     msg = as_message_dict(raw, 0)
+    leading = msg.get("thinking_blocks")
     for block in _thinking(msg):
         if not isinstance(block, Mapping):
             continue
         kind = block.get("type")
+        if kind in ("thinking", "redacted_thinking") and not _listed(block, leading):
+            # Read from the turn's content, not its opening: a block came before it on
+            # the wire (the reader lists opening thinking as thinking_blocks), a call
+            # when the turn has one (chat order writes calls last).
+            return "tool_use" if msg.get("tool_calls") else "text"
         if kind == "redacted_thinking":
             return "thinking"
         if kind == "thinking":

@@ -17,7 +17,16 @@ from typing import Final, get_args
 from .._messages import Api
 from .._policy import Policy
 from .._target import Family, TargetModel
-from . import anthropic, bedrock, gemini, mistral, openai, openai_compatible, openai_responses
+from . import (
+    anthropic,
+    bedrock,
+    deepseek,
+    gemini,
+    mistral,
+    openai,
+    openai_compatible,
+    openai_responses,
+)
 from ._profile import Layout, Profile
 from .openai_compatible import thinking_mode
 
@@ -50,6 +59,7 @@ PROFILES: Final[Mapping[Family, Profile]] = _profiles(
     openai.PROFILE,
     openai_responses.PROFILE,
     mistral.PROFILE,
+    deepseek.PROFILE,
     openai_compatible.PROFILE,
 )
 """Every family's profile, by family."""

@@ -1,6 +1,6 @@
 """Every other OpenAI-compatible provider.
 
-DeepSeek, Groq, Fireworks, xAI and the like, and routes hygiene does not know.
+Groq, Fireworks, xAI, Kimi and the like, and routes hygiene does not know.
 
 What hygiene knows of this family, in one place: its policy, where its errors point, how
 LiteLLM lays the caller's messages out on its wire, and its words for every rule it
@@ -17,18 +17,14 @@ __all__ = ["PROFILE", "thinking_mode"]
 
 
 def thinking_mode(target: TargetModel) -> bool:
-    """The target thinks by default and wants its reasoning passed back (DeepSeek, Kimi).
+    """The target thinks by default and wants its reasoning passed back (Kimi).
 
-    DeepSeek's ``deepseek-reasoner`` (and V4, R1, ``-thinking`` models), and Kimi's
-    ``-thinking`` models, behind any OpenAI-compatible route; a DeepSeek model LiteLLM's
-    map says reasons. ``deepseek-chat`` in non-thinking mode is not.
+    Kimi's ``-thinking`` models, behind any OpenAI-compatible route (DeepSeek's have their
+    own family). They require ``reasoning_content`` on tool-call turns, as DeepSeek does.
     """
     if target.family != "openai-compatible":
         return False
     model = target.model_id.lower()
-    if "deepseek" in model or target.provider == "deepseek":
-        markers = ("reasoner", "-r1", "/r1", "v4", "thinking")
-        return any(m in model for m in markers) or bool(target.capabilities.reasoning)
     return "kimi" in model and "thinking" in model
 
 
@@ -39,7 +35,8 @@ def _thinking(target: TargetModel) -> Policy | None:
 PROFILE = Profile(
     family="openai-compatible",
     # Other OpenAI-compatible providers: ids up to 40 of [a-zA-Z0-9_-]; strict ones
-    # reject thinking_blocks (Fireworks); DeepSeek needs its own reasoning_content back.
+    # reject thinking_blocks (Fireworks); Kimi's thinking models need their own
+    # reasoning_content back.
     policy=Policy(
         family="openai-compatible",
         tool_ids=IdRule(allowed=SAFE_IDS, max_length=40),
@@ -72,7 +69,6 @@ PROFILE = Profile(
                 "Messages with role 'tool' must be a response to a preceding "
                 "message with 'tool_calls'"
             ),
-            "duplicate_result": "Duplicate value for 'tool_call_id' of {id} in message[{i}]",
         },
         "tool_call_id": {
             "id_too_long": (
@@ -96,5 +92,5 @@ _THINKING_MODE = PROFILE.policy.model_copy(
         "strip_foreign_fields": ALL_RESPONSE_FIELDS - {"reasoning_content"},
     }
 )
-"""OpenAI-compatible targets in thinking mode (DeepSeek's reasoner, Kimi's thinking
-models): ``reasoning_content`` is required on tool-call turns, so it is kept."""
+"""OpenAI-compatible targets in thinking mode (Kimi's thinking models):
+``reasoning_content`` is required on tool-call turns, so it is kept."""
