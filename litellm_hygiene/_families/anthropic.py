@@ -2,10 +2,6 @@
 
 Anthropic, Claude on Vertex AI and Azure, Bedrock's invoke route, and Anthropic-compatible
 endpoints (DeepSeek's, for one).
-
-What hygiene knows of this family, in one place: its policy, where its errors point, how
-LiteLLM lays the caller's messages out on its wire, and its words for every rule it
-enforces (``tests/test_families.py`` holds every family complete).
 """
 
 from __future__ import annotations

@@ -18,10 +18,6 @@ providers, each checked against DeepSeek's API docs, LiteLLM's source and real e
 - **Unknown message keys are ignored**, not rejected (a live probe: an unknown key alone
   gives no error): no wording for them. LiteLLM forwards its response-only fields to
   DeepSeek verbatim; they are still removed, as nothing reads them there.
-
-What hygiene knows of this family, in one place: its policy, where its errors point, how
-LiteLLM lays the caller's messages out on its wire, and its words for every rule it
-enforces (``tests/test_families.py`` holds every family complete).
 """
 
 from __future__ import annotations

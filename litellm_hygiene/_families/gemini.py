@@ -1,10 +1,6 @@
 """Google's Gemini API.
 
 Gemini on AI Studio and on Vertex AI.
-
-What hygiene knows of this family, in one place: its policy, where its errors point, how
-LiteLLM lays the caller's messages out on its wire, and its words for every rule it
-enforces (``tests/test_families.py`` holds every family complete).
 """
 
 from __future__ import annotations

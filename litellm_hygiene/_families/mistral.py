@@ -2,10 +2,6 @@
 
 Mistral's own API, and Mistral models behind any OpenAI-compatible route (OpenRouter,
 Together, vLLM).
-
-What hygiene knows of this family, in one place: its policy, where its errors point, how
-LiteLLM lays the caller's messages out on its wire, and its words for every rule it
-enforces (``tests/test_families.py`` holds every family complete).
 """
 
 from __future__ import annotations

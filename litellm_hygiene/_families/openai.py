@@ -1,10 +1,6 @@
 """OpenAI's Chat Completions API.
 
 OpenAI itself (Azure's chat deployments are OpenAI-compatible).
-
-What hygiene knows of this family, in one place: its policy, where its errors point, how
-LiteLLM lays the caller's messages out on its wire, and its words for every rule it
-enforces (``tests/test_families.py`` holds every family complete).
 """
 
 from __future__ import annotations

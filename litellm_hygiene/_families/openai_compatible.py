@@ -1,16 +1,13 @@
 """Every other OpenAI-compatible provider.
 
 Groq, Fireworks, xAI, Kimi and the like, and routes hygiene does not know.
-
-What hygiene knows of this family, in one place: its policy, where its errors point, how
-LiteLLM lays the caller's messages out on its wire, and its words for every rule it
-enforces (``tests/test_families.py`` holds every family complete).
 """
 
 from __future__ import annotations
 
 from .._policy import ALL_RESPONSE_FIELDS, IdRule, Policy
 from .._target import TargetModel
+from . import openai
 from ._profile import SAFE_IDS, Layout, Profile
 
 __all__ = ["PROFILE", "thinking_mode"]
@@ -59,27 +56,9 @@ PROFILE = Profile(
                 "The reasoning_content in the thinking mode must be passed back to the API."
             ),
         },
-        "tool_pairing": {
-            "call_without_result": (
-                "An assistant message with 'tool_calls' must be followed by "
-                "tool messages responding to each 'tool_call_id'. The "
-                "following tool_call_ids did not have response messages: {id}"
-            ),
-            "result_without_call": (
-                "Messages with role 'tool' must be a response to a preceding "
-                "message with 'tool_calls'"
-            ),
-        },
-        "tool_call_id": {
-            "id_too_long": (
-                "Invalid '{where}': string too long. Expected a string with maximum "
-                "length {limit}, but got a string with length {n} instead."
-            ),
-            "id_empty": (
-                "Invalid '{where}': empty string. Expected a string with minimum length "
-                "1, but got an empty string instead."
-            ),
-        },
+        # They copy OpenAI's API, and answer with its words.
+        "tool_pairing": openai.PROFILE.wording["tool_pairing"],
+        "tool_call_id": openai.PROFILE.wording["tool_call_id"],
     },
 )
 

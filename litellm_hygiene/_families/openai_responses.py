@@ -1,10 +1,6 @@
 """OpenAI's Responses API.
 
 OpenAI and Azure ``responses/`` models, and ``/v1/responses`` calls sent as they are.
-
-What hygiene knows of this family, in one place: its policy, where its errors point, how
-LiteLLM lays the caller's messages out on its wire, and its words for every rule it
-enforces (``tests/test_families.py`` holds every family complete).
 """
 
 from __future__ import annotations
