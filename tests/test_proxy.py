@@ -447,3 +447,68 @@ def test_codex_history_reaches_openai_with_its_interrupted_call_answered(
     }
     assert body["input"][3] == items[2]
     assert changes(hygiene_headers(response.headers)) == {"tool_pairing": 1}
+
+
+def test_a_streamed_claude_code_request_is_repaired_too(stack: Stack, standin: StandIn) -> None:
+    """Streamed (``"stream": true``): the request is read and repaired the same way, and
+    the client gets the stand-in's event stream."""
+    standin.enqueue(anthropic.message(anthropic.text("ok"), model=CLAUDE_MODEL, seed="cc2"))
+    history: list[Json] = [
+        {"role": "user", "content": [{"type": "text", "text": "list the files"}]},
+        {
+            "role": "assistant",
+            "content": [{"type": "tool_use", "id": TOOLU, "name": "Bash", "input": {"c": "ls"}}],
+        },
+        {"role": "user", "content": [{"type": "text", "text": "[Request interrupted by user]"}]},
+    ]
+    response = httpx.post(
+        f"{str(stack.client.base_url).rstrip('/')}/messages",
+        headers={"Authorization": f"Bearer {MASTER_KEY}"},
+        json={"model": "claude", "max_tokens": 1024, "messages": history, "stream": True},
+        timeout=60,
+    )
+    assert response.status_code == 200, response.text
+    assert "event: message_stop" in response.text
+    assert '"text":"ok"' in response.text.replace(" ", "")
+    [body] = bodies(standin)
+    assert body["stream"] is True
+    first_result = body["messages"][2]["content"][0]
+    assert first_result == {
+        "type": "tool_result",
+        "tool_use_id": TOOLU,
+        "content": "No result provided",
+    }
+
+
+def test_a_streamed_codex_request_is_repaired_too(stack: Stack, standin: StandIn) -> None:
+    standin.enqueue(
+        openai_responses.response(
+            openai_responses.message("ok", seed="cx2"), model="gpt-4o", seed="cx2"
+        )
+    )
+    items: list[Json] = [
+        {"type": "message", "role": "user", "content": [{"type": "input_text", "text": "ls"}]},
+        {
+            "type": "function_call",
+            "id": "fc_1",
+            "call_id": "call_1",
+            "name": "shell",
+            "arguments": "{}",
+        },
+        {"type": "message", "role": "user", "content": [{"type": "input_text", "text": "stop"}]},
+    ]
+    response = httpx.post(
+        f"{str(stack.client.base_url).rstrip('/')}/responses",
+        headers={"Authorization": f"Bearer {MASTER_KEY}"},
+        json={"model": "gpt", "input": items, "stream": True},
+        timeout=60,
+    )
+    assert response.status_code == 200, response.text
+    assert "response.completed" in response.text
+    [body] = bodies(standin)
+    assert body["stream"] is True
+    assert body["input"][2] == {
+        "type": "function_call_output",
+        "call_id": "call_1",
+        "output": "No result provided",
+    }
