@@ -265,3 +265,41 @@ def test_one_walk_of_message_rules_is_rule_by_rule(
         expected = _rule_by_rule(Conversation(read_slots(messages, ctx, OPENAI), ctx, OPENAI))
         assert [slot.raw for slot in walked.slots] == expected[0]
         assert [(c.kind, c.index, c.detail) for c in changes] == expected[1]
+
+
+EDITING = [
+    rule
+    for rule in RULES
+    if isinstance(rule, MessageRule) and type(rule).edit is not MessageRule.edit
+]
+"""The rules whose fix has a fast form on the wire (``MessageRule.edit``)."""
+
+
+@pytest.mark.parametrize("rule", EDITING, ids=lambda rule: rule.code)
+@pytest.mark.parametrize("model", TARGETS)
+@SETTINGS
+@given(messages=inputs)
+def test_each_wire_edit_is_its_rules_fix(
+    rule: MessageRule, model: str, messages: list[dict[str, Any]]
+) -> None:
+    """Where a rule edits a message on the wire, the edit writes what its fix on the
+    decoded message writes, with the same problems: the edit is only a faster form of
+    the fix, never a second statement of the rule."""
+    if not _readable(messages, model):
+        return
+    ctx = context_for(resolve_target(model))
+    if not rule.applies(ctx):
+        return
+    conv = Conversation(read_slots(messages, ctx, OPENAI), ctx, OPENAI)
+    for index, slot in enumerate(conv.slots):
+        if not slot.facts.flags & rule.flags or not rule.candidate(conv, slot):
+            continue
+        edited = rule.edit(conv, index, slot)
+        if edited is None:
+            continue  # no fast form for this message: the fix decodes it
+        raw, problems = edited
+        fixed, expected = rule.repair(conv, index, conv.message(index))
+        assert problems == expected
+        if problems:
+            assert fixed is not None
+            assert without_stamps([raw]) == without_stamps([OPENAI.encode(fixed)])
