@@ -7,27 +7,15 @@ from (provider, protocol, model), token usage and cost, and the neutral stop rea
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Final
+from typing import Any
 
 from .._errors import ConfigurationError
 from .._messages import Api, AssistantMessage, Diagnostic, StopReason, Usage, UsageCost
 from .._providers import api_for
+from .._wire._stops import STOP_REASONS
 from ._decode import as_message_dict, decode_message
 
 __all__ = ["assistant_from_response"]
-
-STOP_REASONS: Final[dict[str, StopReason]] = {
-    "stop": "stop",
-    "end_turn": "stop",
-    "stop_sequence": "stop",
-    "length": "length",
-    "max_tokens": "length",
-    "tool_calls": "toolUse",
-    "function_call": "toolUse",
-    "tool_use": "toolUse",
-    "error": "error",
-}
-"""OpenAI/LiteLLM finish reasons (and raw provider ones LiteLLM passes through)."""
 
 
 def _field(obj: Any, name: str) -> Any:

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field, replace
 from typing import Literal, TypeVar
 
 from .._messages import StopReason
+from .._wire._stops import STOP_REASONS
 
 __all__ = [
     "Evidence",
@@ -55,18 +56,6 @@ _STOP_KEYS = frozenset(
     }
 )
 
-_NEUTRAL_STOPS: Mapping[str, StopReason] = {
-    "length": "length",
-    "max_tokens": "length",
-    "stop": "stop",
-    "end_turn": "stop",
-    "stop_sequence": "stop",
-    "tool_calls": "toolUse",
-    "tool_use": "toolUse",
-    "function_call": "toolUse",
-    "error": "error",
-}
-"""Raw finish reasons that have a neutral meaning; only ``length`` matters here."""
 
 _USAGE_KEYS: tuple[tuple[str, tuple[str, ...], str], ...] = (
     ("prompt_tokens", (), "completion_tokens"),
@@ -133,7 +122,7 @@ class _Found:
     usage: tuple[int | None, int | None] = (None, None)
 
     def freeze(self) -> Evidence:
-        neutral = next((_NEUTRAL_STOPS[s] for s in self.stops if s in _NEUTRAL_STOPS), None)
+        neutral = next((STOP_REASONS[s] for s in self.stops if s in STOP_REASONS), None)
         return Evidence(
             texts=tuple(dict.fromkeys(self.texts)),
             codes=frozenset(self.codes),
@@ -154,7 +143,7 @@ def normalise(text: str) -> str:
 
 def neutral_stop(raw: str) -> StopReason | None:
     """The neutral stop reason for a raw finish reason, if it has one."""
-    return _NEUTRAL_STOPS.get(raw.lower())
+    return STOP_REASONS.get(raw.lower())
 
 
 def merge(first: Evidence, *others: Evidence) -> Evidence:
