@@ -1018,3 +1018,19 @@ def test_a_str_subclass_token_is_found_as_its_text() -> None:
         "tool_calls": [_call_dict(Hashed("toolu_00"))],
     }
     assert store.get_many_tokens([iter_lookup_tokens(returned)]) == [CLAUDE]
+
+
+def test_thinking_signed_in_the_contents_parts_is_fingerprinted() -> None:
+    """A turn that carries its thinking as content parts (LiteLLM's shape for some
+    providers' answers) is known by those signatures too, not only by its text."""
+    turn = {
+        "role": "assistant",
+        "content": [
+            {"type": "thinking", "thinking": "t", "signature": "c2lnbmVk"},
+            {"type": "redacted_thinking", "data": "cmVkYWN0ZWQ="},
+            {"type": "text", "text": "answer"},
+        ],
+    }
+    without = {**turn, "content": [turn["content"][2]]}
+    added = set(fingerprints(turn)) - set(fingerprints(without))
+    assert len(added) == 2  # one key per signature

@@ -34,6 +34,7 @@ __all__ = [
 
 _HEX_DIGITS = 32
 _PSF = PROVIDER_FIELDS
+_THINKING_PARTS = frozenset({"thinking", "redacted_thinking"})
 
 
 def _key(kind: str, value: str) -> str:
@@ -117,7 +118,9 @@ def _signatures(msg: dict[str, Any], calls: list[dict[str, Any]]) -> Iterator[tu
     """Every signature outside reasoning items, in order.
 
     Thinking-block signatures (``data`` of redacted blocks), then Gemini's signatures on
-    the message and on each tool call (or its function).
+    the message and on each tool call (or its function), then those of thinking in the
+    content's parts (last, so the first signature of a turn that has others, the one a
+    lookup asks for, is the one it always was).
     """
     for block in _dicts(msg.get("thinking_blocks")):
         token = _text(block.get("signature")) or _text(block.get("data"))
@@ -129,6 +132,11 @@ def _signatures(msg: dict[str, Any], calls: list[dict[str, Any]]) -> Iterator[tu
         function = call.get("function")
         if isinstance(function, dict):
             yield from _psf_signatures(function.get(_PSF))
+    for part in _dicts(msg.get("content")):
+        if part.get("type") in _THINKING_PARTS:
+            token = _text(part.get("signature")) or _text(part.get("data"))
+            if token is not None:
+                yield "sig", token
 
 
 def _reasoning_items(msg: dict[str, Any]) -> Iterator[tuple[str, str]]:
