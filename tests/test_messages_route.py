@@ -25,7 +25,7 @@ from litellm_hygiene import HygieneCallback
 from litellm_hygiene._integration._fingerprint import lookup_keys
 from litellm_hygiene._integration._metadata import REPORT_KEY, SUMMARY_KEY
 from litellm_hygiene._integration._shapes import anthropic_answer
-from litellm_hygiene._standin import StandIn, anthropic
+from litellm_hygiene._standin import Reply, StandIn, anthropic
 from litellm_hygiene._standin.serve import ANSWER, answer
 from tests.cassettes import FAKE_AWS, warm_up_litellm
 from tests.litellm_callbacks import restored_callbacks
@@ -292,8 +292,8 @@ async def _queued(server: StandIn, model: str, messages: list[Any], **params: An
     )
 
 
-async def test_an_answer_is_known_as_its_models_own_next_time(queue: StandIn) -> None:
-    """Claude Sonnet's answer, sent next to Claude Opus, is another model's thinking."""
+def _sonnet_answers_then_ok(queue: StandIn) -> Reply:
+    """Queue Claude Sonnet's thinking-and-call answer, then a plain one; the first."""
     answer_turn = anthropic.message(
         anthropic.thinking("List first.", seed="s"),
         anthropic.tool_use("Bash", {"command": "ls"}, seed="s"),
@@ -301,6 +301,12 @@ async def test_an_answer_is_known_as_its_models_own_next_time(queue: StandIn) ->
         seed="s",
     )
     queue.enqueue(answer_turn, anthropic.message(anthropic.text("ok"), model="m", seed="t"))
+    return answer_turn
+
+
+async def test_an_answer_is_known_as_its_models_own_next_time(queue: StandIn) -> None:
+    """Claude Sonnet's answer, sent next to Claude Opus, is another model's thinking."""
+    _sonnet_answers_then_ok(queue)
     asked = [_user("list the files")]
     with restored_callbacks(empty=True):
         hygiene = HygieneCallback(provenance_store="memory")
@@ -320,13 +326,7 @@ async def test_an_answer_is_known_as_its_models_own_next_time(queue: StandIn) ->
 
 async def test_a_streamed_answer_is_known_as_its_models_own_next_time(queue: StandIn) -> None:
     """The same, streamed: the turn Claude Code rebuilds from the events is recognised."""
-    answer_turn = anthropic.message(
-        anthropic.thinking("List first.", seed="s"),
-        anthropic.tool_use("Bash", {"command": "ls"}, seed="s"),
-        model="claude-sonnet-4-5",
-        seed="s",
-    )
-    queue.enqueue(answer_turn, anthropic.message(anthropic.text("ok"), model="m", seed="t"))
+    answer_turn = _sonnet_answers_then_ok(queue)
     asked = [_user("list the files")]
     with restored_callbacks(empty=True):
         hygiene = HygieneCallback(provenance_store="memory")

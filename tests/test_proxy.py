@@ -377,12 +377,9 @@ def test_example_config_is_valid(monkeypatch: pytest.MonkeyPatch) -> None:
 # -- /v1/messages (Claude Code) ---------------------------------------------------------
 
 
-def test_claude_code_history_reaches_claude_with_its_interrupted_call_answered(
-    stack: Stack, standin: StandIn
-) -> None:
-    """``/v1/messages`` is sent to Anthropic as it is: hygiene reads it in that shape."""
-    standin.enqueue(anthropic.message(anthropic.text("ok"), model=CLAUDE_MODEL, seed="cc1"))
-    history: list[Json] = [
+def _interrupted_claude_code() -> list[Json]:
+    """A Claude Code history whose call the user interrupted: no ``tool_result``."""
+    return [
         {"role": "user", "content": [{"type": "text", "text": "list the files"}]},
         {
             "role": "assistant",
@@ -390,6 +387,29 @@ def test_claude_code_history_reaches_claude_with_its_interrupted_call_answered(
         },
         {"role": "user", "content": [{"type": "text", "text": "[Request interrupted by user]"}]},
     ]
+
+
+def _interrupted_codex() -> list[Json]:
+    """A Codex history whose call the user interrupted: no ``function_call_output``."""
+    return [
+        {"type": "message", "role": "user", "content": [{"type": "input_text", "text": "ls"}]},
+        {
+            "type": "function_call",
+            "id": "fc_1",
+            "call_id": "call_1",
+            "name": "shell",
+            "arguments": "{}",
+        },
+        {"type": "message", "role": "user", "content": [{"type": "input_text", "text": "stop"}]},
+    ]
+
+
+def test_claude_code_history_reaches_claude_with_its_interrupted_call_answered(
+    stack: Stack, standin: StandIn
+) -> None:
+    """``/v1/messages`` is sent to Anthropic as it is: hygiene reads it in that shape."""
+    standin.enqueue(anthropic.message(anthropic.text("ok"), model=CLAUDE_MODEL, seed="cc1"))
+    history = _interrupted_claude_code()
     response = httpx.post(
         f"{str(stack.client.base_url).rstrip('/')}/messages",
         headers={"Authorization": f"Bearer {MASTER_KEY}"},
@@ -420,17 +440,7 @@ def test_codex_history_reaches_openai_with_its_interrupted_call_answered(
             openai_responses.message("ok", seed="cx1"), model="gpt-4o", seed="cx1"
         )
     )
-    items: list[Json] = [
-        {"type": "message", "role": "user", "content": [{"type": "input_text", "text": "ls"}]},
-        {
-            "type": "function_call",
-            "id": "fc_1",
-            "call_id": "call_1",
-            "name": "shell",
-            "arguments": "{}",
-        },
-        {"type": "message", "role": "user", "content": [{"type": "input_text", "text": "stop"}]},
-    ]
+    items = _interrupted_codex()
     response = httpx.post(
         f"{str(stack.client.base_url).rstrip('/')}/responses",
         headers={"Authorization": f"Bearer {MASTER_KEY}"},
@@ -453,14 +463,7 @@ def test_a_streamed_claude_code_request_is_repaired_too(stack: Stack, standin: S
     """Streamed (``"stream": true``): the request is read and repaired the same way, and
     the client gets the stand-in's event stream."""
     standin.enqueue(anthropic.message(anthropic.text("ok"), model=CLAUDE_MODEL, seed="cc2"))
-    history: list[Json] = [
-        {"role": "user", "content": [{"type": "text", "text": "list the files"}]},
-        {
-            "role": "assistant",
-            "content": [{"type": "tool_use", "id": TOOLU, "name": "Bash", "input": {"c": "ls"}}],
-        },
-        {"role": "user", "content": [{"type": "text", "text": "[Request interrupted by user]"}]},
-    ]
+    history = _interrupted_claude_code()
     response = httpx.post(
         f"{str(stack.client.base_url).rstrip('/')}/messages",
         headers={"Authorization": f"Bearer {MASTER_KEY}"},
@@ -486,17 +489,7 @@ def test_a_streamed_codex_request_is_repaired_too(stack: Stack, standin: StandIn
             openai_responses.message("ok", seed="cx2"), model="gpt-4o", seed="cx2"
         )
     )
-    items: list[Json] = [
-        {"type": "message", "role": "user", "content": [{"type": "input_text", "text": "ls"}]},
-        {
-            "type": "function_call",
-            "id": "fc_1",
-            "call_id": "call_1",
-            "name": "shell",
-            "arguments": "{}",
-        },
-        {"type": "message", "role": "user", "content": [{"type": "input_text", "text": "stop"}]},
-    ]
+    items = _interrupted_codex()
     response = httpx.post(
         f"{str(stack.client.base_url).rstrip('/')}/responses",
         headers={"Authorization": f"Bearer {MASTER_KEY}"},
