@@ -34,6 +34,7 @@ COMPILED: tuple[str, ...] = (
     "_openai/_decode.py",
     "_openai/_edits.py",
     "_openai/_encode.py",
+    "_openai/_evidence.py",
     "_openai/_facts.py",
     "_json.py",
     "_openai/_parts.py",

@@ -17,7 +17,8 @@ from litellm_hygiene._executor import read_slots
 from litellm_hygiene._messages import Api, Message
 from litellm_hygiene._openai._decode import decode_message, read_stamp
 from litellm_hygiene._openai._encode import encode_message
-from litellm_hygiene._openai._facts import arguments, evidence, read_facts, signatures
+from litellm_hygiene._openai._evidence import evidence, signatures
+from litellm_hygiene._openai._facts import arguments, read_facts
 from litellm_hygiene._openai._leading import leading_block
 from litellm_hygiene._openai._wire import OPENAI
 from litellm_hygiene._pipeline import context_for, run_rules

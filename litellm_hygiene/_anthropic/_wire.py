@@ -21,7 +21,7 @@ from typing import Any, Final
 
 from .._messages import Api
 from .._openai._decode import as_message_dict
-from .._openai._facts import evidence
+from .._openai._evidence import evidence
 from .._openai._leading import LeadingBlock
 from .._openai._wire import OpenAIWire
 

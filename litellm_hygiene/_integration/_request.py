@@ -15,7 +15,7 @@ from typing import Any, Protocol
 
 from .._families import policy_for
 from .._openai._decode import read_stamp
-from .._openai._facts import inline_image_chars
+from .._openai._parts import inline_image_chars
 from .._openai._wire import OPENAI
 from .._pipeline import context_for
 from .._policy import Policy

@@ -9,7 +9,7 @@ comes back out verbatim.
 from __future__ import annotations
 
 import re
-from collections.abc import Container, Iterable
+from collections.abc import Container, Iterable, Mapping, Sequence
 from typing import Any, Final, Literal
 
 from .._build import construct_unchecked, copy_unchecked
@@ -33,6 +33,7 @@ __all__ = [
     "encode_content",
     "encode_thinking_block",
     "image_source",
+    "inline_image_chars",
     "is_plain_text",
     "lift_cache_control",
     "read_thinking_entry",
@@ -282,3 +283,25 @@ class _Absent:
 
 ABSENT: Any = _Absent()
 """Marker: the key is not written."""
+
+
+def inline_image_chars(messages: Sequence[Any], stop_above: int) -> int:
+    """The length of the ``data:`` image URLs in the messages' content parts.
+
+    Counted until the total passes ``stop_above``; an unreadable message counts 0.
+    """
+    total = 0
+    for message in messages:
+        readable = type(message) is dict or isinstance(message, Mapping)
+        content = message.get("content") if readable else None
+        if not isinstance(content, list):
+            continue  # no parts, no images: most messages
+        for part in content:
+            if isinstance(part, Mapping) and part.get("type") == "image_url":
+                raw = part.get("image_url")
+                url = raw.get("url") if isinstance(raw, Mapping) else raw
+                if isinstance(url, str) and url.startswith("data:"):
+                    total += len(url)
+        if total > stop_above:
+            break
+    return total

@@ -9,7 +9,8 @@ from .._wire._keys import STAMP_KEY
 from ._decode import as_message_dict, decode_message, text_signatures_read_back
 from ._edits import plain_fields, plain_turn, with_keys_removed, with_reasoning
 from ._encode import encode_message
-from ._facts import arguments, evidence, read_facts, signatures, stamp_of
+from ._evidence import evidence, signatures
+from ._facts import arguments, read_facts, stamp_of
 from ._leading import leading_block
 from ._parts import is_plain_text
 from ._tools import writes_fields
