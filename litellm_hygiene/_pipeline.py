@@ -20,7 +20,7 @@ from ._families import policy_for
 from ._messages import AssistantMessage, Context, Message
 from ._openai._wire import OPENAI
 from ._policy import Policy
-from ._rules import Change, Conversation, RuleContext, Slot
+from ._rules import RULES, Change, Conversation, RuleContext, Slot
 from ._target import TargetModel
 from ._view import wire_plan
 
@@ -73,7 +73,7 @@ def context_for(
     target: TargetModel, policy: Policy | None = None, source: TargetModel | None = None
 ) -> RuleContext:
     """Everything the rules need to know of where a request goes."""
-    return RuleContext(target, policy or policy_for(target), wire_plan(target), source)
+    return RuleContext(target, policy or policy_for(target), wire_plan(target), source, RULES)
 
 
 def neutral_slots(messages: Sequence[Message], ctx: RuleContext) -> list[Slot]:

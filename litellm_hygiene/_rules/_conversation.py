@@ -34,12 +34,16 @@ class RuleContext:
         policy: Its family's policy (or the caller's override).
         plan: What LiteLLM does with ids and signatures for it.
         source: The declared producer of assistant turns with no provenance.
+        rules: The pipeline's rules, in order: a rule that builds a turn out of others
+            has the message rules ahead of it settle the turn (``_rule.as_foreign``),
+            without naming them.
     """
 
     target: TargetModel
     policy: Policy
     plan: WirePlan
     source: TargetModel | None = None
+    rules: tuple[Any, ...] = ()
     _kept: dict[Hashable, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def kept(self, key: Hashable, build: Callable[[], _T]) -> _T:

@@ -20,7 +20,7 @@ from ._codes import Code
 from ._conversation import Conversation, RuleContext, Slot
 from ._findings import Finding, Problem
 
-__all__ = ["MessageRule", "Repair", "Rule", "WireRepair"]
+__all__ = ["MessageRule", "Repair", "Rule", "WireRepair", "as_foreign"]
 
 
 class Rule:
@@ -108,3 +108,25 @@ class MessageRule(Rule):
                 old = slots[finding.index]
                 slots[finding.index] = conv.slot_for(finding.replacement, like=old)
         return conv.with_slots(slots)
+
+
+def as_foreign(conv: Conversation, message: Message, before: Code) -> Message:
+    """``message`` as the message rules ahead of ``before`` leave another model's turn.
+
+    For a rule that builds one turn out of others (a merge of a turn the target may
+    replay with one it may not): every message rule that runs before it repairs the
+    built turn, judged another model's, as each would have repaired such a turn in its
+    place. The turns it was built from have passed those rules already, so only what
+    they do to another model's turns changes anything. A rule never names the others.
+    """
+    current = message
+    for rule in conv.ctx.rules:
+        if rule.code == before:
+            break
+        if not isinstance(rule, MessageRule) or not rule.applies(conv.ctx):
+            continue
+        probe = conv.with_slots((conv.slot_for(current, verdict=False),))
+        fixed, problems = rule.repair(probe, 0, current)
+        if problems and fixed is not None:
+            current = fixed
+    return current

@@ -23,12 +23,13 @@ from .._view import BLANK, Wire
 from ._codes import Code
 from ._conversation import Conversation, RuleContext, Slot
 from ._findings import Finding, Problem
-from ._rule import Rule
+from ._rule import Rule, as_foreign
 from ._wording import ErrorKind
 from .empty_content import without_empty
-from .foreign_reasoning import as_foreign
 
 __all__ = ["ConsecutiveTurns"]
+
+_CODE: Code = "consecutive_turns"
 
 
 def _plain_string(message: UserMessage | AssistantMessage, wire: Wire) -> bool:
@@ -128,7 +129,7 @@ def _merges(ctx: RuleContext, previous: str | None, role: str) -> bool:
 class ConsecutiveTurns(Rule):
     """Merge consecutive same-role turns, per policy."""
 
-    code: ClassVar[Code] = "consecutive_turns"
+    code: ClassVar[Code] = _CODE
 
     def applies(self, ctx: RuleContext) -> bool:
         """Only targets that require alternation."""
@@ -201,7 +202,10 @@ def _merged(conv: Conversation, first_slot: Slot, second_slot: Slot, index: int)
     assert isinstance(first, AssistantMessage) and isinstance(second, AssistantMessage)
     same = probe.replayable(0), probe.replayable(1)
     if same[0] != same[1]:
-        first, second = as_foreign(first, conv), as_foreign(second, conv)
+        # Both go as another model's turns (a merged turn has one provenance).
+        head, tail = as_foreign(conv, first, _CODE), as_foreign(conv, second, _CODE)
+        assert isinstance(head, AssistantMessage) and isinstance(tail, AssistantMessage)
+        first, second = head, tail
     message: Message = _merge_assistants(first, second, conv.ctx.policy, conv.wire)
     return conv.slot_for(message, verdict=same[0] and same[1], like=first_slot)
 

@@ -30,9 +30,8 @@ from ._codes import Code
 from ._conversation import Conversation, Slot
 from ._findings import Problem
 from ._rule import MessageRule, Repair, WireRepair
-from .response_only_field import strip_fields
 
-__all__ = ["ForeignReasoning", "as_foreign"]
+__all__ = ["ForeignReasoning"]
 
 _PARAGRAPH = "\n\n"
 """Between thinking made text and the text after it (and texts joined into one)."""
@@ -197,14 +196,6 @@ def _joined(blocks: list[Any]) -> list[Any]:
         else:
             out.append(block)
     return out
-
-
-def as_foreign(message: AssistantMessage, conv: Conversation) -> AssistantMessage:
-    """``message`` as it goes to ``conv``'s target when it is not replayable there."""
-    fixed, _ = foreign_blocks(message, as_reasoning=conv.ctx.policy.reasoning_on_calls)
-    assert isinstance(fixed, AssistantMessage)
-    fixed, _ = strip_fields(fixed, conv, replayable=False)
-    return fixed
 
 
 class ForeignReasoning(MessageRule):

@@ -23,7 +23,7 @@ from ._conversation import Conversation, RuleContext, Slot
 from ._findings import Problem
 from ._rule import MessageRule, Repair, WireRepair
 
-__all__ = ["ResponseOnlyField", "strip_fields"]
+__all__ = ["ResponseOnlyField"]
 
 _PSF = PROVIDER_FIELDS
 
