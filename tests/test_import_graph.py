@@ -20,13 +20,10 @@ VIEW = PACKAGE / "_view"
 SHAPES = ("_openai", "_anthropic", "_responses")
 FORBIDDEN = (*SHAPES, "_wire", "_integration", "_standin", "_demo", "_cli", "litellm")
 
-RULE_TO_RULE: dict[str, frozenset[str]] = {
-    "consecutive_turns.py": frozenset({"empty_content"}),
-}
-"""Rule module -> the rule modules it imports today; the list may only shrink. A merge
-must leave a turn as the rules it merges past would: another model's turn is settled by
-the message rules ahead of it without naming them (``_rule.as_foreign``); the empty
-texts a merge leaves are still dropped with the empty-content rule's own function."""
+RULE_TO_RULE: dict[str, frozenset[str]] = {}
+"""Rule module -> the rule modules it imports: none. A rule that builds a turn out of
+others (a merge) has the message rules ahead of it settle the turn without naming them
+(``_rule.settled``)."""
 
 
 def _imports(path: Path) -> set[str]:

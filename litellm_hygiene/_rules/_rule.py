@@ -20,7 +20,7 @@ from ._codes import Code
 from ._conversation import Conversation, RuleContext, Slot
 from ._findings import Finding, Problem
 
-__all__ = ["MessageRule", "Repair", "Rule", "WireRepair", "as_foreign"]
+__all__ = ["MessageRule", "Repair", "Rule", "WireRepair", "as_foreign", "settled"]
 
 
 class Rule:
@@ -110,23 +110,35 @@ class MessageRule(Rule):
         return conv.with_slots(slots)
 
 
-def as_foreign(conv: Conversation, message: Message, before: Code) -> Message:
-    """``message`` as the message rules ahead of ``before`` leave another model's turn.
+def settled(
+    conv: Conversation, message: Message, before: Code, *, replayable: bool
+) -> Message | None:
+    """``message`` as the message rules ahead of ``before`` leave it; ``None`` if dropped.
 
-    For a rule that builds one turn out of others (a merge of a turn the target may
-    replay with one it may not): every message rule that runs before it repairs the
-    built turn, judged another model's, as each would have repaired such a turn in its
-    place. The turns it was built from have passed those rules already, so only what
-    they do to another model's turns changes anything. A rule never names the others.
+    For a rule that builds one turn out of others (a merge): every message rule that runs
+    before it repairs the built turn, judged ``replayable`` at the target or not, as each
+    would have repaired such a turn in its place. The turns it was built from have passed
+    those rules already, so only what the building changed (another model's turn merged
+    in, texts whose signatures no longer line up) changes anything. A rule never names
+    the others.
     """
-    current = message
+    current: Message | None = message
     for rule in conv.ctx.rules:
-        if rule.code == before:
+        if rule.code == before or current is None:
             break
         if not isinstance(rule, MessageRule) or not rule.applies(conv.ctx):
             continue
-        probe = conv.with_slots((conv.slot_for(current, verdict=False),))
+        probe = conv.with_slots((conv.slot_for(current, verdict=replayable),))
         fixed, problems = rule.repair(probe, 0, current)
-        if problems and fixed is not None:
+        if problems:
             current = fixed
     return current
+
+
+def as_foreign(conv: Conversation, message: Message, before: Code) -> Message:
+    """``message`` as the message rules ahead of ``before`` leave another model's turn.
+
+    See :func:`settled`; a turn they would drop is kept as it is.
+    """
+    found = settled(conv, message, before, replayable=False)
+    return message if found is None else found

@@ -18,14 +18,12 @@ from typing import Any, ClassVar
 from .._build import construct_unchecked, copy_unchecked
 from .._content import OpaqueContent, TextContent
 from .._messages import AssistantMessage, Message, UserMessage
-from .._policy import Policy
 from .._view import BLANK, Wire
 from ._codes import Code
 from ._conversation import Conversation, RuleContext, Slot
 from ._findings import Finding, Problem
-from ._rule import Rule, as_foreign
+from ._rule import Rule, as_foreign, settled
 from ._wording import ErrorKind
-from .empty_content import without_empty
 
 __all__ = ["ConsecutiveTurns"]
 
@@ -81,8 +79,9 @@ def _merge_users(first: UserMessage, second: UserMessage, wire: Wire) -> UserMes
 
 
 def _merge_assistants(
-    first: AssistantMessage, second: AssistantMessage, policy: Policy, wire: Wire
+    conv: Conversation, first: AssistantMessage, second: AssistantMessage, replayable: bool
 ) -> AssistantMessage:
+    wire = conv.wire
     content = first.content + second.content
     psf = first.provider_specific_fields
     # A signed turn merged with an unsigned one: its signatures no longer line up with
@@ -90,10 +89,13 @@ def _merge_assistants(
     read_back = wire.text_signatures_read_back(content, psf)
     if read_back is not None:
         content, psf = read_back
-    if policy.reject_empty_text:
-        # A blank text kept only while signed may have lost its signature here (or to
-        # as_foreign): it goes as the empty-content rule drops it, marker and all.
-        content = without_empty(content, policy.keep_signed_empty_text)
+    # A blank text kept only while signed may have lost its signature here (or to
+    # as_foreign): the turn so far goes through the message rules ahead, which drop it
+    # as they would have (marker and all).
+    so_far = copy_unchecked(first, content=content, content_form="list")
+    ahead = settled(conv, so_far, _CODE, replayable=replayable)
+    assert ahead is None or isinstance(ahead, AssistantMessage)
+    content = () if ahead is None else ahead.content
     content = _kept(content, wire)
     # Texts become one string only when no signature rides on either: a Gemini text
     # signature belongs to its own text, so signed texts stay separate parts.
@@ -206,8 +208,9 @@ def _merged(conv: Conversation, first_slot: Slot, second_slot: Slot, index: int)
         head, tail = as_foreign(conv, first, _CODE), as_foreign(conv, second, _CODE)
         assert isinstance(head, AssistantMessage) and isinstance(tail, AssistantMessage)
         first, second = head, tail
-    message: Message = _merge_assistants(first, second, conv.ctx.policy, conv.wire)
-    return conv.slot_for(message, verdict=same[0] and same[1], like=first_slot)
+    both = same[0] and same[1]
+    message: Message = _merge_assistants(conv, first, second, both)
+    return conv.slot_for(message, verdict=both, like=first_slot)
 
 
 def _renamed_calls(first: Slot, second: Slot, merged: Slot) -> dict[str, str]:

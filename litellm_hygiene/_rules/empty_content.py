@@ -30,7 +30,7 @@ from ._findings import Problem
 from ._rule import MessageRule, Repair
 from ._wording import ErrorKind
 
-__all__ = ["EMPTY_TURN_TEXT", "EmptyContent", "without_empty"]
+__all__ = ["EMPTY_TURN_TEXT", "EmptyContent"]
 
 EMPTY_TURN_TEXT = "(empty message)"
 """The text a blank last user turn is kept with."""
@@ -60,17 +60,6 @@ def _kept(content: tuple[Any, ...], keep_signed: bool) -> tuple[list[Any], list[
         if marker is not None and kept and hasattr(kept[-1], "cache_control"):
             kept[-1] = copy_unchecked(kept[-1], cache_control=marker)
     return kept, problems
-
-
-def without_empty(blocks: tuple[Any, ...], keep_signed: bool) -> tuple[Any, ...]:
-    """``blocks`` without the empty ones this rule drops, for a rule that runs after it.
-
-    Merging turns can take a text's signature (another model's turn is merged in, or the
-    texts' signatures no longer line up): a blank text kept only while signed is then
-    the empty text this rule drops, cache marker moved the same way.
-    """
-    kept, problems = _kept(blocks, keep_signed)
-    return tuple(kept) if problems else blocks
 
 
 def _lone_blank_copy(message: Message, kept: list[Any]) -> bool:
