@@ -12,10 +12,29 @@ from .._rules._codes import Code
 from .._rules._wording import ErrorKind, PathKind
 from .._target import TargetModel
 
-__all__ = ["MERGED_ANTHROPIC", "MERGED_GEMINI", "SAFE_IDS", "Layout", "Profile", "WireStyle"]
+__all__ = [
+    "CHAT_PATHS",
+    "MERGED_ANTHROPIC",
+    "MERGED_GEMINI",
+    "SAFE_IDS",
+    "STRICT_EXTRA_FIELD",
+    "Layout",
+    "Profile",
+    "WireStyle",
+]
 
 SAFE_IDS: Final = "a-zA-Z0-9_-"
 """The id characters most providers accept (``^[a-zA-Z0-9_-]+$``)."""
+
+CHAT_PATHS: Final[Mapping[PathKind, str]] = {
+    "call_id": "messages[{i}].tool_calls[{j}].id",
+    "result_id": "messages[{i}].tool_call_id",
+}
+"""Where an API that takes OpenAI Chat's messages points at a call's and a result's id."""
+
+STRICT_EXTRA_FIELD: Final = "Extra inputs are not permitted, field: 'messages[{i}].{key}'"
+"""What a strict OpenAI-compatible server (a pydantic request model forbidding extra keys:
+Mistral's, Fireworks', vLLM's) says of a message key it does not know."""
 
 WireStyle = Literal["one_to_one", "merged_turns", "responses_items"]
 """How LiteLLM lays a family's messages out: one wire message per caller message,

@@ -25,7 +25,7 @@ from __future__ import annotations
 from .._messages import Api
 from .._policy import ALL_RESPONSE_FIELDS, IdRule, Policy
 from .._target import TargetModel
-from ._profile import SAFE_IDS, Layout, Profile
+from ._profile import CHAT_PATHS, SAFE_IDS, Layout, Profile
 
 __all__ = ["PROFILE", "thinks"]
 
@@ -50,8 +50,6 @@ def _thinking(target: TargetModel) -> Policy | None:
     return _THINKING if thinks(target) else None
 
 
-_ERRORS = "messages[{i}].tool_calls[{j}].id"
-
 PROFILE = Profile(
     family="deepseek",
     policy=Policy(
@@ -59,7 +57,7 @@ PROFILE = Profile(
         tool_ids=IdRule(allowed=SAFE_IDS, max_length=40, unique_in_request=True),
         strip_fields=ALL_RESPONSE_FIELDS,
     ),
-    paths={"call_id": _ERRORS, "result_id": "messages[{i}].tool_call_id"},
+    paths=CHAT_PATHS,
     layout=Layout("one_to_one"),
     extra_field=None,
     claims=_claims,

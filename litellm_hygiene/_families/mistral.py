@@ -11,7 +11,7 @@ from typing import Final
 
 from .._messages import Api
 from .._policy import ALL_RESPONSE_FIELDS, IdRule, Policy
-from ._profile import Layout, Profile
+from ._profile import CHAT_PATHS, STRICT_EXTRA_FIELD, Layout, Profile
 
 __all__ = ["MISTRAL_MODEL", "PROFILE"]
 
@@ -40,12 +40,9 @@ PROFILE = Profile(
         require_user_first=True,
         strip_fields=ALL_RESPONSE_FIELDS,
     ),
-    paths={
-        "call_id": "messages[{i}].tool_calls[{j}].id",
-        "result_id": "messages[{i}].tool_call_id",
-    },
+    paths=CHAT_PATHS,
     layout=Layout("one_to_one", {}),
-    extra_field="Extra inputs are not permitted, field: 'messages[{i}].{key}'",
+    extra_field=STRICT_EXTRA_FIELD,
     claims=_claims,
     apis=frozenset({"mistral"}),
     wording={

@@ -6,7 +6,7 @@ OpenAI itself (Azure's chat deployments are OpenAI-compatible).
 from __future__ import annotations
 
 from .._policy import ALL_RESPONSE_FIELDS, IdRule, Policy
-from ._profile import Layout, Profile
+from ._profile import CHAT_PATHS, Layout, Profile
 
 __all__ = ["PROFILE"]
 
@@ -19,10 +19,7 @@ PROFILE = Profile(
         tool_ids=IdRule(max_length=40),
         strip_fields=ALL_RESPONSE_FIELDS,
     ),
-    paths={
-        "call_id": "messages[{i}].tool_calls[{j}].id",
-        "result_id": "messages[{i}].tool_call_id",
-    },
+    paths=CHAT_PATHS,
     layout=Layout("one_to_one", {}),
     extra_field="Additional properties are not allowed ('{key}' was unexpected) - 'messages.{i}'",
     apis=frozenset({"openai-chat"}),

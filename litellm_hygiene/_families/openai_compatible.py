@@ -8,7 +8,7 @@ from __future__ import annotations
 from .._policy import ALL_RESPONSE_FIELDS, IdRule, Policy
 from .._target import TargetModel
 from . import openai
-from ._profile import SAFE_IDS, Layout, Profile
+from ._profile import CHAT_PATHS, SAFE_IDS, STRICT_EXTRA_FIELD, Layout, Profile
 
 __all__ = ["PROFILE", "thinking_mode"]
 
@@ -39,12 +39,9 @@ PROFILE = Profile(
         tool_ids=IdRule(allowed=SAFE_IDS, max_length=40),
         strip_fields=ALL_RESPONSE_FIELDS,
     ),
-    paths={
-        "call_id": "messages[{i}].tool_calls[{j}].id",
-        "result_id": "messages[{i}].tool_call_id",
-    },
+    paths=CHAT_PATHS,
     layout=Layout("one_to_one", {}),
-    extra_field="Extra inputs are not permitted, field: 'messages[{i}].{key}'",
+    extra_field=STRICT_EXTRA_FIELD,
     variant=_thinking,
     apis=frozenset({"openai-compatible", "unknown"}),
     wording={
