@@ -125,7 +125,7 @@ def same_model_id(a: str, b: str) -> bool:
     return a == b or _canonical(a) == _canonical(b)
 
 
-def _family(api: Api, provider: str | None, model_id: str) -> Family:
+def _family(api: Api, model_id: str) -> Family:
     # The families' profiles read Policy, which reads this module: asked at call time.
     from ._families import family_of
 
@@ -194,7 +194,7 @@ def resolve_target(
         provider=provider,
         api=resolved_api,
         model_id=bare_id,
-        family=_family(resolved_api, provider, bare_id),
+        family=_family(resolved_api, bare_id),
         capabilities=caps,
     )
 
