@@ -33,7 +33,7 @@ from __future__ import annotations
 import bisect
 from collections import defaultdict
 from collections.abc import Sequence
-from typing import ClassVar
+from typing import ClassVar, TypeAlias
 
 from .._build import construct_unchecked
 from .._content import TextContent
@@ -132,37 +132,45 @@ def _already_paired(slots: Sequence[Slot]) -> bool:
     return answered == len(expected)
 
 
-def _in_order(slots: Sequence[Slot]) -> tuple[Plan, list[Finding]] | None:
-    """The plan when every call is answered once, right after its turn, in call order.
+def _in_order(slots: Sequence[Slot]) -> dict[int, Call] | None:
+    """The results to readdress when every call is answered once, in order, right after its turn.
 
-    Then every slot stays where it is, and a result that carries another form of its
-    call's id is readdressed (what :func:`_plan` gives for such a transcript, found in
-    one pass without its index). ``None`` when a result is missing, extra or out of
-    place: that takes the full plan.
+    Then every slot stays where it is, and only a result that carries another form of
+    its call's id changes: the map gives each such result's position its call (what
+    :func:`_plan` gives for such a transcript, found in one pass without its index).
+    ``None`` when a result is missing, extra or out of place: that takes the full plan.
     """
-    plan: Plan = []
-    found: list[Finding] = []
+    readdressed: dict[int, Call] = {}
     expected: tuple[Call, ...] = ()
     answered = 0
     for position, slot in enumerate(slots):
         facts = slot.facts
-        if facts.result is not None:
-            if answered == len(expected) or facts.result != expected[answered][0]:
+        result = facts.result
+        if result is not None:
+            if answered == len(expected):
                 return None
-            _answer(facts, position, expected[answered], plan, found)
+            call = expected[answered]
+            if result != call[0]:
+                return None
+            given = facts.result_raw
+            if given is not None and given != call[2]:  # as _addressed says
+                readdressed[position] = call
             answered += 1
             continue
         if answered != len(expected):
             return None
-        plan.append(position)
         expected = facts.calls
         answered = 0
-    return (plan, found) if answered == len(expected) else None
+    return readdressed if answered == len(expected) else None
 
 
 Plan = list["int | Call | tuple[int, Call]"]
 """The repaired order: a slot's position, a call that gets a synthesized result, or a
 result's position with the call it is readdressed to."""
+
+Repaired: TypeAlias = Plan | dict[int, Call]
+"""A repair: the slots' new order (:data:`Plan`), or, when every slot stays where it
+is, the results to readdress by position (see :func:`_in_order`)."""
 
 
 def _plan(conv: Conversation) -> tuple[Plan, list[Finding]]:
@@ -233,28 +241,39 @@ def _plan(conv: Conversation) -> tuple[Plan, list[Finding]]:
 
 
 def _answer(facts: Facts, chosen: int, call: Call, plan: Plan, found: list[Finding]) -> None:
-    """Plan result ``chosen`` (its facts ``facts``, paired by key) as ``call``'s answer.
-
-    Under another form of the call's id it is readdressed. LiteLLM strips the signature
-    from both (so no provider sees the difference, and no wording names it), but the
-    output would not pair for a client that compares them as they are.
-    """
+    """Plan result ``chosen`` (its facts ``facts``, paired by key) as ``call``'s answer."""
     if _addressed(facts, call):
         plan.append(chosen)
         return
     plan.append((chosen, call))
+    found.append(_readdressed(chosen, call))
+
+
+def _readdressed(position: int, call: Call) -> Finding:
+    """The result at ``position``, paired by key, carries another form of ``call``'s id.
+
+    It is readdressed. LiteLLM strips the signature from both (so no provider sees the
+    difference, and no wording names it), but the output would not pair for a client
+    that compares them as they are.
+    """
     bare, signature = WirePlan.split_id(call[2])
     # Said without the signature: a change's detail never holds one.
     form = "with" if signature is not None else "without"
-    reason = f"result for {_shown(bare)!r} readdressed to its call's id ({form} its signature)"
-    found.append(_finding(chosen, "tool_call_id", reason, None, bare))
+    shown = _shown(bare)
+    reason = f"result for {shown!r} readdressed to its call's id ({form} its signature)"
+    return Finding(position, (Problem("tool_call_id", reason, values={"id": shown}),))
 
 
-def _planned(conv: Conversation) -> tuple[Plan, list[Finding]]:
-    """The repaired order of ``conv``, worked out once for the rule's find and its fix."""
-    return conv.ctx.kept(
-        (ToolPairing.code, conv.slots), lambda: _in_order(conv.slots) or _plan(conv)
-    )
+def _planned(conv: Conversation) -> tuple[Repaired, list[Finding]]:
+    """The repair of ``conv``, worked out once for the rule's find and its fix."""
+    return conv.ctx.kept((ToolPairing.code, conv.slots), lambda: _repair(conv))
+
+
+def _repair(conv: Conversation) -> tuple[Repaired, list[Finding]]:
+    readdressed = _in_order(conv.slots)
+    if readdressed is None:
+        return _plan(conv)
+    return readdressed, [_readdressed(p, call) for p, call in readdressed.items()]
 
 
 def _finding(position: int, where: str, reason: str, kind: str | None, key: str) -> Finding:
@@ -316,19 +335,29 @@ class ToolPairing(Rule):
 
     def fix(self, conv: Conversation, found: Sequence[Finding]) -> Conversation:
         """The slots in repaired order, with synthesized results where calls had none."""
-        plan, _ = _planned(conv)
+        repaired, _ = _planned(conv)
+        slots = conv.slots
+        if isinstance(repaired, dict):  # every slot stays: results are readdressed
+            kept = list(slots)
+            for position, call in repaired.items():
+                kept[position] = _readdress(conv, slots[position], call)
+            return conv.with_slots(kept)
         out: list[Slot] = []
-        for step in plan:
+        for step in repaired:
             if isinstance(step, int):
-                out.append(conv.slots[step])
+                out.append(slots[step])
             elif isinstance(step[0], int):
                 position, call = step
-                slot = conv.slots[position]
-                tool = slot.facts.result_id is not None  # else a legacy function result
-                new_id = conv.ctx.plan.answer_id(call[2], tool)
-                raw = conv.wire.with_ids(slot.raw, {}, new_id)
-                facts = readdressed_facts(slot.facts, new_id, conv.ctx.plan) if tool else None
-                out.append(conv.edited(slot, raw, facts))
+                out.append(_readdress(conv, slots[position], call))
             else:
                 out.append(conv.slot_for(_result_for(step)))
         return conv.with_slots(out)
+
+
+def _readdress(conv: Conversation, slot: Slot, call: Call) -> Slot:
+    """The result in ``slot`` carrying the id that answers ``call``."""
+    tool = slot.facts.result_id is not None  # else a legacy function result
+    new_id = conv.ctx.plan.answer_id(call[2], tool)
+    raw = conv.wire.with_ids(slot.raw, {}, new_id)
+    facts = readdressed_facts(slot.facts, new_id, conv.ctx.plan) if tool else None
+    return conv.edited(slot, raw, facts)
