@@ -78,6 +78,8 @@ def test_rules_import_each_other_no_more_than_they_did() -> None:
 _SPELLED_ONCE = {
     "__thought__": "_wire/_ids.py",
     "provider_specific_fields": "_wire/_keys.py",
+    "thought_signature": "_wire/_keys.py",
+    "thought_signatures": "_wire/_keys.py",
 }
 """A wire fact's literal -> the one module that spells it as a value."""
 

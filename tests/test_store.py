@@ -50,6 +50,7 @@ from litellm_hygiene._integration._store import (
     get_many,
     put_fingerprints,
 )
+from litellm_hygiene._openai._evidence import signatures
 
 from . import redis_server as redis_server_module
 from .redis_server import RedisServer, redis_server_or_skip
@@ -333,14 +334,73 @@ def test_the_lookup_tokens_are_the_first_candidate_of_each_kind(msg: dict[str, A
     assert list(_first_of_each_kind(msg)) == list(expected.items())
 
 
-def test_the_lookup_tokens_keep_the_order_of_reasoning_items() -> None:
-    """An item id before any encrypted item comes before the signature, as in the
-    fingerprints; an encrypted item before it, after."""
+def test_the_lookup_tokens_put_every_signature_before_the_item_ids() -> None:
+    """An encrypted item is a signature, read where every signature is read (the wire
+    layer's ``signature_places``): it comes before the item ids, wherever it sits
+    among the items, in the lookups as in the fingerprints."""
     later = {"role": "assistant", "reasoning_items": [{"id": "r1"}, {"encrypted_content": "E"}]}
     earlier = {"role": "assistant", "reasoning_items": [{"encrypted_content": "E", "id": "r1"}]}
-    assert [kind for kind, _ in _first_of_each_kind(later)] == ["ri", "sig"]
-    assert [kind for kind, _ in _first_of_each_kind(earlier)] == ["sig", "ri"]
-    assert _kinds(lookup_keys(later)) == ["ri", "sig"]
+    for msg in (later, earlier):
+        assert [kind for kind, _ in _first_of_each_kind(msg)] == ["sig", "ri"]
+        assert _kinds(lookup_keys(msg)) == ["sig", "ri"]
+        assert _kinds(fingerprints(msg)) == ["sig", "ri"]
+
+
+@settings(max_examples=400)
+@given(_turns_for_lookup())
+def test_the_fingerprints_read_the_signatures_where_the_rules_read_them(
+    msg: dict[str, Any],
+) -> None:
+    """One list of places: every signature a fingerprint is made of is a value the
+    signature rules see (``signatures``), and each string the rules see at a place a
+    fingerprint reads becomes one."""
+    tokens = [token for kind, token in _candidates(msg) if kind == "sig"]
+    seen = signatures(msg)
+    rest = iter(seen)
+    assert all(token in rest for token in tokens)  # in the same order
+    # What the rules see and no fingerprint holds: the signature a Gemini id carries
+    # (the id is the call's key), and a string given where a list belongs.
+    left = {value for value in seen if isinstance(value, str) and value} - set(tokens)
+    assert left <= _id_signatures(msg) | _unlisted(msg)
+
+
+def _id_signatures(msg: dict[str, Any]) -> set[str]:
+    calls = msg.get("tool_calls")
+    ids = [c.get("id") for c in calls if isinstance(c, dict)] if isinstance(calls, list) else []
+    return {i.split("__thought__", 1)[1] for i in ids if isinstance(i, str) and "__thought__" in i}
+
+
+def _unlisted(msg: dict[str, Any]) -> set[str]:
+    calls = msg.get("tool_calls")
+    holders = [msg, *(calls if isinstance(calls, list) else [])]
+    holders += [h.get("function") for h in holders[1:] if isinstance(h, dict)]
+    found: set[str] = set()
+    for holder in holders:
+        psf = holder.get("provider_specific_fields") if isinstance(holder, dict) else None
+        listed = psf.get("thought_signatures") if isinstance(psf, dict) else None
+        if isinstance(listed, str):
+            found.add(listed)
+    return found
+
+
+def test_signatures_on_calls_and_the_message_in_either_form_are_read_alike() -> None:
+    """A singular signature or a list of them, on the message, a call or its function:
+    the rules' reader and the fingerprints find the same ones (they once read four
+    different sets of places)."""
+    msg = {
+        "role": "assistant",
+        "provider_specific_fields": {"thought_signature": "A", "thought_signatures": ["B"]},
+        "tool_calls": [
+            {"id": "c1", "provider_specific_fields": {"thought_signatures": ["C"]}},
+            {
+                "id": "c2__thought__D",
+                "function": {"provider_specific_fields": {"thought_signature": "E"}},
+            },
+        ],
+        "thinking_blocks": [{"signature": "F"}],
+    }
+    assert signatures(msg) == ["F", "A", "B", "C", "E", "D"]
+    assert [t for k, t in _candidates(msg) if k == "sig"] == ["F", "A", "B", "C", "E"]
 
 
 def test_the_in_process_store_makes_no_key_past_its_first_hit() -> None:

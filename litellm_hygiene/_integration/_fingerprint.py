@@ -19,8 +19,9 @@ import hashlib
 from collections.abc import Iterator
 from typing import Any
 
+from .._openai._evidence import signature_places
 from .._wire._ids import split_id
-from .._wire._keys import PROVIDER_FIELDS
+from .._wire._keys import THOUGHT_SIGNATURES
 
 __all__ = [
     "fingerprints",
@@ -33,8 +34,6 @@ __all__ = [
 ]
 
 _HEX_DIGITS = 32
-_PSF = PROVIDER_FIELDS
-_THINKING_PARTS = frozenset({"thinking", "redacted_thinking"})
 
 
 def _key(kind: str, value: str) -> str:
@@ -65,20 +64,6 @@ def _dicts(value: Any) -> list[dict[str, Any]]:
 
 def _text(value: Any) -> str | None:
     return value if isinstance(value, str) and value else None
-
-
-def _psf_signatures(psf: Any) -> Iterator[tuple[str, str]]:
-    """Gemini's signatures held in one ``provider_specific_fields``."""
-    if not isinstance(psf, dict):
-        return
-    single = _text(psf.get("thought_signature"))
-    if single is not None:
-        yield "sig", single
-    many = psf.get("thought_signatures")
-    if isinstance(many, list | tuple):
-        for signature in many:
-            if isinstance(signature, str) and signature:
-                yield "sig", signature
 
 
 def _content_text(content: Any) -> str | None:
@@ -114,37 +99,30 @@ def _call_ids(calls: list[dict[str, Any]]) -> Iterator[tuple[str, str]]:
                 yield "tc", head
 
 
-def _signatures(msg: dict[str, Any], calls: list[dict[str, Any]]) -> Iterator[tuple[str, str]]:
-    """Every signature outside reasoning items, in order.
+def _signatures(msg: dict[str, Any]) -> Iterator[tuple[str, str]]:
+    """Every signature the turn holds as a token, in the order of its places.
 
-    Thinking-block signatures (``data`` of redacted blocks), then Gemini's signatures on
-    the message and on each tool call (or its function), then those of thinking in the
-    content's parts (last, so the first signature of a turn that has others, the one a
-    lookup asks for, is the one it always was).
+    The places are the wire layer's (``signature_places``): thinking signatures (and
+    redacted data), Gemini's signatures on the message and on each tool call (or its
+    function), thinking in the content's parts, reasoning items' encrypted content.
+    A token is a non-empty string; a ``thought_signatures`` value counts only as the
+    list it is. The signature in a Gemini call's id is the call id's (``tc``) key.
     """
-    for block in _dicts(msg.get("thinking_blocks")):
-        token = _text(block.get("signature")) or _text(block.get("data"))
-        if token is not None:
-            yield "sig", token
-    yield from _psf_signatures(msg.get(_PSF))
-    for call in calls:
-        yield from _psf_signatures(call.get(_PSF))
-        function = call.get("function")
-        if isinstance(function, dict):
-            yield from _psf_signatures(function.get(_PSF))
-    for part in _dicts(msg.get("content")):
-        if part.get("type") in _THINKING_PARTS:
-            token = _text(part.get("signature")) or _text(part.get("data"))
-            if token is not None:
-                yield "sig", token
+    for where, key, value in signature_places(msg):
+        if where == "id":
+            continue
+        if key == THOUGHT_SIGNATURES:
+            if isinstance(value, list | tuple):
+                for signature in value:
+                    if isinstance(signature, str) and signature:
+                        yield "sig", signature
+        elif isinstance(value, str) and value:
+            yield "sig", value
 
 
-def _reasoning_items(msg: dict[str, Any]) -> Iterator[tuple[str, str]]:
-    """Each Responses reasoning item's encrypted content, then its id."""
+def _item_ids(msg: dict[str, Any]) -> Iterator[tuple[str, str]]:
+    """Each Responses reasoning item's id (its encrypted content is a signature)."""
     for item in _dicts(msg.get("reasoning_items")):
-        encrypted = _text(item.get("encrypted_content"))
-        if encrypted is not None:
-            yield "sig", encrypted
         item_id = _text(item.get("id"))
         if item_id is not None:
             yield "ri", item_id
@@ -154,8 +132,8 @@ def _candidates(msg: dict[str, Any]) -> Iterator[tuple[str, str]]:
     """(kind, token) pairs, strongest first (see :func:`fingerprints`)."""
     calls = _dicts(msg.get("tool_calls"))
     yield from _call_ids(calls)
-    yield from _signatures(msg, calls)
-    yield from _reasoning_items(msg)
+    yield from _signatures(msg)
+    yield from _item_ids(msg)
     text = _content_text(msg.get("content"))
     if text is not None:
         yield "tx", text
@@ -165,12 +143,13 @@ def fingerprints(message: Any) -> tuple[str, ...]:
     """Short, stable store keys for an assistant message, strongest first.
 
     The order is the lookup priority: tool-call ids (for LiteLLM's Gemini ids both the
-    whole id and the id before ``__thought__``), thinking-block signatures (``data`` of
-    redacted blocks), Gemini thought signatures from ``provider_specific_fields``,
-    Responses ``reasoning_items`` (encrypted content, then id), and last a hash of the
-    text content. Provider-minted tokens come first because they are unique to one
-    response; the text hash is the fallback for plain answers and may be shared by two
-    models that happened to answer alike ("OK.").
+    whole id and the id before ``__thought__``), every signature in the order of its
+    places (thinking blocks, with the ``data`` of redacted ones; Gemini's from
+    ``provider_specific_fields``; thinking parts; Responses reasoning items' encrypted
+    content), the reasoning items' ids, and last a hash of the text content.
+    Provider-minted tokens come first because they are unique to one response; the
+    text hash is the fallback for plain answers and may be shared by two models that
+    happened to answer alike ("OK.").
 
     The keys depend only on values, never on how the message is held: LiteLLM's
     ``Message``, its ``model_dump()``, and the dict the OpenAI SDK rebuilds (with
@@ -256,23 +235,15 @@ def _first_of_each_kind(msg: dict[str, Any]) -> Iterator[tuple[str, str]]:
     runs for every unstamped assistant turn of every request, the candidates only for
     each response); a lookup that stops at its first hit reads no further.
     """
-    calls = _dicts(msg.get("tool_calls"))
-    kinds: set[str] = set()
-    call_id = next(_call_ids(calls), None)
+    call_id = next(_call_ids(_dicts(msg.get("tool_calls"))), None)
     if call_id is not None:
-        kinds.add("tc")
         yield call_id
-    signature = next(_signatures(msg, calls), None)
+    signature = next(_signatures(msg), None)
     if signature is not None:
-        kinds.add("sig")
         yield signature
-    # Reasoning items hold signatures and item ids, interleaved: the first of each.
-    for kind, token in _reasoning_items(msg):
-        if kind not in kinds:
-            kinds.add(kind)
-            yield kind, token
-            if "sig" in kinds and "ri" in kinds:
-                break
+    item_id = next(_item_ids(msg), None)
+    if item_id is not None:
+        yield item_id
     text = _content_text(msg.get("content"))
     if text is not None:
         yield "tx", text

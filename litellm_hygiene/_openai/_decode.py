@@ -27,7 +27,7 @@ from .._messages import (
 )
 from .._view._interface import Stamp
 from .._wire._ids import split_id
-from .._wire._keys import PROVIDER_FIELDS, STAMP_KEY
+from .._wire._keys import PROVIDER_FIELDS, STAMP_KEY, THOUGHT_SIGNATURES
 from ._parts import decode_content, decode_thinking_entry
 from ._tools import decode_function_call, decode_tool_call
 
@@ -239,7 +239,7 @@ def _lift_text_signatures(
     if not isinstance(psf, dict):
         return content, None
     rest = copy_json(psf)
-    signatures = psf.get("thought_signatures")
+    signatures = psf.get(THOUGHT_SIGNATURES)
     texts = [i for i, b in enumerate(content) if isinstance(b, TextContent)]
     if (
         isinstance(signatures, list)
@@ -247,7 +247,7 @@ def _lift_text_signatures(
         and len(signatures) == len(texts)
         and all(isinstance(s, str) for s in signatures)
     ):
-        del rest["thought_signatures"]
+        del rest[THOUGHT_SIGNATURES]
         blocks = list(content)
         for position, signature in zip(texts, signatures, strict=True):
             blocks[position] = copy_unchecked(blocks[position], text_signature=signature)
@@ -285,8 +285,8 @@ def text_signatures_read_back(
         for b in content
     )
     fields = dict(psf or {})
-    listed = fields.get("thought_signatures")
-    fields["thought_signatures"] = [*listed, *found] if isinstance(listed, list) else found
+    listed = fields.get(THOUGHT_SIGNATURES)
+    fields[THOUGHT_SIGNATURES] = [*listed, *found] if isinstance(listed, list) else found
     return blocks, fields
 
 

@@ -17,13 +17,19 @@ from typing import Any, Final
 from .._messages import ContentForm
 from .._view._interface import PlainTurn, ThinkingView
 from .._wire._ids import THOUGHT_SEPARATOR, split_id
-from .._wire._keys import PROVIDER_FIELDS, RESPONSE_FIELDS, STAMP_KEY
+from .._wire._keys import (
+    PROVIDER_FIELDS,
+    RESPONSE_FIELDS,
+    STAMP_KEY,
+    THOUGHT_SIGNATURE,
+    THOUGHT_SIGNATURES,
+)
 from ._parts import ABSENT, encode_content, read_thinking_entry
 
 __all__ = ["PlainTurn", "plain_fields", "plain_turn", "with_keys_removed", "with_reasoning"]
 
 _PSF: Final = PROVIDER_FIELDS
-_SIGNATURE: Final = "thought_signature"
+_SIGNATURE: Final = THOUGHT_SIGNATURE
 _KEYS: Final = frozenset(
     {"role", "content", "tool_calls", "thinking_blocks", "reasoning_content", _PSF, STAMP_KEY}
 )
@@ -41,7 +47,7 @@ def plain_turn(raw: Any) -> PlainTurn | None:
     if type(raw) is not dict or not _KEYS.issuperset(raw):
         return None
     psf = raw.get(_PSF, ABSENT)
-    if psf is not ABSENT and (type(psf) is not dict or "thought_signatures" in psf):
+    if psf is not ABSENT and (type(psf) is not dict or THOUGHT_SIGNATURES in psf):
         return None
     content = raw.get("content", ABSENT)
     form: ContentForm
@@ -160,7 +166,7 @@ def plain_fields(raw: Any) -> frozenset[str] | None:
     if not found:
         return frozenset()
     psf = raw.get(_PSF)
-    if found != {_PSF} or type(psf) is not dict or "thought_signatures" in psf:
+    if found != {_PSF} or type(psf) is not dict or THOUGHT_SIGNATURES in psf:
         return None
     return found
 

@@ -22,7 +22,7 @@ from .._messages import (
     UserMessage,
 )
 from .._wire._ids import join_id
-from .._wire._keys import PROVIDER_FIELDS, STAMP_KEY
+from .._wire._keys import PROVIDER_FIELDS, STAMP_KEY, THOUGHT_SIGNATURES
 from ._parts import ABSENT, encode_content, encode_thinking_block
 from ._tools import encode_function_call, encode_tool_call
 
@@ -119,7 +119,7 @@ def _provider_fields(message: AssistantMessage) -> Any:
         return ABSENT
     out = copy_json(psf) if psf is not None else {}
     if signatures:
-        out["thought_signatures"] = signatures
+        out[THOUGHT_SIGNATURES] = signatures
     return out
 
 

@@ -1,7 +1,7 @@
 """Where a chat-shaped assistant turn carries signatures, and what they say of its origin.
 
-:func:`signatures` lists every value a turn holds where a signature travels (the
-provenance fingerprints and the signature rules read the same places); :func:`evidence`
+:func:`signature_places` is the one list of the places a turn holds a signature (the
+provenance fingerprints and the signature rules read them there); :func:`evidence`
 says which protocols the turn's ids, signatures and reasoning items can have come from,
 for a turn no stamp or store says the origin of.
 """
@@ -9,15 +9,16 @@ for a turn no stamp or store says the origin of.
 from __future__ import annotations
 
 import re
-from typing import Any, Final
+from collections.abc import Iterator
+from typing import Any, Final, Literal
 
 from .._messages import Api
 from .._signatures import is_canonical_base64
 from .._wire._ids import THOUGHT_SEPARATOR
-from .._wire._keys import PROVIDER_FIELDS
+from .._wire._keys import PROVIDER_FIELDS, THOUGHT_SIGNATURE, THOUGHT_SIGNATURES
 from ._decode import as_message_dict
 
-__all__ = ["evidence", "signatures"]
+__all__ = ["SignaturePlace", "evidence", "signature_places", "signatures"]
 
 _PSF: Final = PROVIDER_FIELDS
 _ANTHROPIC_LIKE: Final[frozenset[Api]] = frozenset({"anthropic-messages", "bedrock-converse"})
@@ -47,7 +48,7 @@ _SKIP: Final = len(THOUGHT_SEPARATOR)
 def _psf_signature(container: Any) -> Any:
     """The ``thought_signature`` in a call's (or its function's) provider fields."""
     psf = container.get(_PSF) if isinstance(container, dict) else None
-    return psf.get("thought_signature") if isinstance(psf, dict) else None
+    return psf.get(THOUGHT_SIGNATURE) if isinstance(psf, dict) else None
 
 
 def _call_signature(call: dict[str, Any], call_id: str, cut: int) -> str | None:
@@ -64,60 +65,83 @@ def _call_signature(call: dict[str, Any], call_id: str, cut: int) -> str | None:
     return None
 
 
-def _entry_signature(entry: Any) -> Any:
-    if not isinstance(entry, dict):
-        return None
-    kind = entry.get("type")
-    if kind == "thinking":
-        return entry.get("signature")
-    return entry.get("data") if kind == "redacted_thinking" else None
+SignaturePlace = Literal["thinking_blocks", "provider_fields", "content", "reasoning_items", "id"]
+"""Where in an assistant message a signature sits (see :func:`signature_places`)."""
+
+_THINKING_PARTS: Final = frozenset({"thinking", "redacted_thinking"})
+_ENTRY_KEYS: Final = ("signature", "data")
+"""A thinking entry's signature; a redacted one's payload."""
+_FIELD_KEYS: Final = (THOUGHT_SIGNATURE, THOUGHT_SIGNATURES)
+"""Gemini's signature in provider fields; the list LiteLLM keeps of a turn's text ones."""
 
 
-def _add(found: list[Any], value: Any) -> None:
-    if value is not None:
-        found.append(value)
+def _listed(value: Any) -> list[dict[str, Any]]:
+    if isinstance(value, list | tuple):
+        return [entry for entry in value if isinstance(entry, dict)]
+    return []
 
 
-def _add_call_signatures(found: list[Any], call: dict[str, Any]) -> None:
-    """The values of a call's signature places: its id's tail, its provider fields."""
-    raw = call.get("id")
-    if isinstance(raw, str):
-        cut = raw.find(THOUGHT_SEPARATOR)
-        if cut >= 0:
-            found.append(raw[cut + _SKIP :])
-    _add(found, _psf_signature(call))
-    _add(found, _psf_signature(call.get("function")))
+def signature_places(msg: dict[str, Any]) -> Iterator[tuple[SignaturePlace, str, Any]]:
+    """Every place an assistant message dict holds a signature: ``(where, key, value)``.
+
+    The one list of those places: the provenance fingerprints and the signature rules
+    read them here. In this order: each ``thinking_blocks`` entry's ``signature`` and
+    ``data`` (any entry: a client may drop its ``type``); the provider fields of the
+    message, then of each tool call and its function (``thought_signature``, then the
+    ``thought_signatures`` list, each as given: a list is yielded as the list); the
+    ``signature`` and ``data`` of thinking parts in the content; each reasoning item's
+    ``encrypted_content``; the signature LiteLLM keeps in a call's id, after
+    ``__thought__``. A place holding ``None``, or no key, yields nothing; a value of
+    another type is yielded as it is (a reader says what it makes of it).
+    """
+    for entry in _listed(msg.get("thinking_blocks")):
+        yield from _at("thinking_blocks", entry, _ENTRY_KEYS)
+    calls = _listed(msg.get("tool_calls"))
+    yield from _fields(msg)
+    for call in calls:
+        yield from _fields(call)
+        yield from _fields(call.get("function"))
+    for part in _listed(msg.get("content")):
+        if part.get("type") in _THINKING_PARTS:
+            yield from _at("content", part, _ENTRY_KEYS)
+    for item in _listed(msg.get("reasoning_items")):
+        yield from _at("reasoning_items", item, ("encrypted_content",))
+    for call in calls:
+        raw = call.get("id")
+        if isinstance(raw, str):
+            cut = raw.find(THOUGHT_SEPARATOR)
+            if cut >= 0:
+                yield "id", THOUGHT_SEPARATOR, raw[cut + _SKIP :]
+
+
+def _at(
+    where: SignaturePlace, holder: dict[str, Any], keys: tuple[str, ...]
+) -> Iterator[tuple[SignaturePlace, str, Any]]:
+    for key in keys:
+        value = holder.get(key)
+        if value is not None:
+            yield where, key, value
+
+
+def _fields(holder: Any) -> Iterator[tuple[SignaturePlace, str, Any]]:
+    psf = holder.get(_PSF) if isinstance(holder, dict) else None
+    if isinstance(psf, dict):
+        yield from _at("provider_fields", psf, _FIELD_KEYS)
 
 
 def signatures(message: Any) -> list[Any]:
     """Every value an assistant message holds where a signature travels.
 
-    Thinking signatures and redacted data (in ``thinking_blocks`` and content parts),
-    encrypted reasoning items, the signatures of tool calls (in the id and in provider
-    fields, the call's or its function's) and of text parts. Values of any type, as
-    given; a place that is empty (``None``, or no key) gives nothing, while each entry
-    of a ``thought_signatures`` list is a value given, ``None`` included.
+    The values of :func:`signature_places`, of any type, as given; each entry of a
+    ``thought_signatures`` list is a value given, ``None`` included.
     """
     msg = message if isinstance(message, dict) else as_message_dict(message, 0)
     found: list[Any] = []
-    for entries in (msg.get("thinking_blocks"), msg.get("content")):
-        if isinstance(entries, list):
-            for entry in entries:
-                _add(found, _entry_signature(entry))
-    items = msg.get("reasoning_items")
-    if isinstance(items, list):
-        for item in items:
-            if isinstance(item, dict):
-                _add(found, item.get("encrypted_content"))
-    for call in msg.get("tool_calls") or ():
-        if isinstance(call, dict):
-            _add_call_signatures(found, call)
-    psf = msg.get(_PSF)
-    listed = psf.get("thought_signatures") if isinstance(psf, dict) else None
-    if isinstance(listed, list):
-        found += listed
-    elif listed is not None:
-        found.append(listed)
+    for _, key, value in signature_places(msg):
+        if key == THOUGHT_SIGNATURES and isinstance(value, list):
+            found += value
+        else:
+            found.append(value)
     return found
 
 
@@ -176,7 +200,7 @@ def _listed_gemini_signature(psf: Any) -> bool:
     that read them would judge a rule's output otherwise than the turn it was made
     from, and the next run would rewrite what this one let through.
     """
-    listed = psf.get("thought_signatures") if isinstance(psf, dict) else None
+    listed = psf.get(THOUGHT_SIGNATURES) if isinstance(psf, dict) else None
     if not isinstance(listed, list):
         return False
     return any(isinstance(s, str) and is_canonical_base64(s) for s in listed)

@@ -17,7 +17,7 @@ from .._content import SignatureSite, ToolCall
 from .._errors import InvalidMessageError
 from .._json import copy_dict, copy_json, decode_arguments
 from .._wire._ids import THOUGHT_SEPARATOR, join_id, split_id
-from .._wire._keys import PROVIDER_FIELDS
+from .._wire._keys import PROVIDER_FIELDS, THOUGHT_SIGNATURE
 
 __all__ = [
     "decode_function_call",
@@ -27,7 +27,7 @@ __all__ = [
     "writes_fields",
 ]
 
-_SIG_KEY = "thought_signature"
+_SIG_KEY = THOUGHT_SIGNATURE
 _PSF = PROVIDER_FIELDS
 
 

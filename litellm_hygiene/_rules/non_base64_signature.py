@@ -16,7 +16,7 @@ from .._build import copy_unchecked
 from .._content import TextContent, ThinkingContent, ToolCall
 from .._messages import AssistantMessage, Message
 from .._signatures import is_canonical_base64
-from .._view import OPAQUE, PROVIDER_FIELDS
+from .._view import OPAQUE, PROVIDER_FIELDS, THOUGHT_SIGNATURE, THOUGHT_SIGNATURES
 from ._codes import Code
 from ._conversation import Conversation, RuleContext, Slot
 from ._findings import Problem
@@ -54,9 +54,9 @@ def _problem(where: str, value: str, call: int | None = None, local: int = 0) ->
 def _unlifted(fields: dict[str, Any]) -> dict[str, Any] | None:
     """``fields`` without a bad signature left in its provider fields; ``None``: none."""
     psf = fields.get(_PSF)
-    if not isinstance(psf, dict) or not _bad(psf.get("thought_signature")):
+    if not isinstance(psf, dict) or not _bad(psf.get(THOUGHT_SIGNATURE)):
         return None
-    rest = {k: v for k, v in psf.items() if k != "thought_signature"}
+    rest = {k: v for k, v in psf.items() if k != THOUGHT_SIGNATURE}
     return {**fields, _PSF: rest}
 
 
@@ -64,7 +64,7 @@ def _call(call: ToolCall, position: int, problems: list[Problem]) -> ToolCall:
     update: dict[str, Any] = {}
     if call.thought_signature is not None and _bad(call.thought_signature):
         problems.append(_problem(f"tool_calls[{position}]", call.thought_signature, position))
-        update["thought_signature"] = None
+        update.update(thought_signature=None)
     for key in ("extra", "function_extra"):
         cleaned = _unlifted(getattr(call, key))
         if cleaned is not None:
@@ -100,11 +100,11 @@ def _verbatim(message: AssistantMessage, problems: list[Problem]) -> dict[str, A
     """
     update: dict[str, Any] = {}
     psf = message.provider_specific_fields or {}
-    signatures = psf.get("thought_signatures")
+    signatures = psf.get(THOUGHT_SIGNATURES)
     if isinstance(signatures, list) and any(not isinstance(s, str) or _bad(s) for s in signatures):
         kept = [s for s in signatures if isinstance(s, str) and not _bad(s)]
-        rest = {k: v for k, v in psf.items() if k != "thought_signatures"}
-        update[_PSF] = {**rest, "thought_signatures": kept} if kept else rest
+        rest = {k: v for k, v in psf.items() if k != THOUGHT_SIGNATURES}
+        update[_PSF] = {**rest, THOUGHT_SIGNATURES: kept} if kept else rest
         problems.append(_problem(f"{_PSF}.thought_signatures", ""))
     entries = message.extra.get("thinking_blocks")
     if isinstance(entries, list) and any(_bad_entry(e) for e in entries):

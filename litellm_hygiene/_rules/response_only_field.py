@@ -57,7 +57,7 @@ def _call(call: ToolCall, position: int, wire: Wire) -> tuple[ToolCall, Problem 
         "signature_sites": sites,
     }
     if not sites:
-        update["thought_signature"] = None
+        update.update(thought_signature=None)
     problem = Problem(f"tool_calls[{position}].{_PSF}", "tool call provider fields removed")
     return copy_unchecked(call, **update), problem
 

@@ -10,7 +10,7 @@ model carries among a message's or a call's unknown keys, which the rules must n
 remove them.
 """
 
-from .._wire._keys import PROVIDER_FIELDS, STAMP_KEY, THOUGHT_SIGNATURES
+from .._wire._keys import PROVIDER_FIELDS, STAMP_KEY, THOUGHT_SIGNATURE, THOUGHT_SIGNATURES
 from ._facts import (
     BLANK,
     CALLS,
@@ -41,6 +41,7 @@ __all__ = [
     "SIGNED_ID",
     "STAMPED",
     "STAMP_KEY",
+    "THOUGHT_SIGNATURE",
     "THOUGHT_SIGNATURES",
     "Call",
     "Facts",

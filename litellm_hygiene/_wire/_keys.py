@@ -4,11 +4,20 @@ from __future__ import annotations
 
 from typing import Final
 
-__all__ = ["PROVIDER_FIELDS", "RESPONSE_FIELDS", "STAMP_KEY", "THOUGHT_SIGNATURES"]
+__all__ = [
+    "PROVIDER_FIELDS",
+    "RESPONSE_FIELDS",
+    "STAMP_KEY",
+    "THOUGHT_SIGNATURE",
+    "THOUGHT_SIGNATURES",
+]
 
 PROVIDER_FIELDS: Final = "provider_specific_fields"
 """Where LiteLLM puts what a provider returned beyond OpenAI's shape (on a message, a
 tool call or its ``function``): Gemini thought signatures among them."""
+
+THOUGHT_SIGNATURE: Final = "thought_signature"
+"""Gemini's signature of a tool call, inside its (or its function's) provider fields."""
 
 THOUGHT_SIGNATURES: Final = "thought_signatures"
 """The list, inside a message's provider fields, of its text blocks' Gemini signatures."""
