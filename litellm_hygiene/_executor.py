@@ -115,10 +115,10 @@ class _Walk:
                 # A message already decoded (the neutral pipeline's) is repaired decoded.
                 edited = rule.edit(conv, index, now) if now.message is None else None
                 if edited is not None:
-                    raw, problems = edited
+                    raw, problems, facts = edited
                     if problems:
                         self._record(number, position, problems)
-                        now = conv.edited(now, raw)
+                        now = conv.edited(now, raw, facts)
                     continue
                 message = conv.message(index) if now is slot else conv.wire.decode(now.raw, index)
             else:

@@ -11,6 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from litellm_hygiene._json import INVALID, loads
+from litellm_hygiene._rules.tool_arguments import _OBJECTS, _OBJECTS_LIMIT, valid_arguments
 
 from .test_rules_properties import SETTINGS
 
@@ -67,3 +68,26 @@ def test_loads_edge_cases(text: str) -> None:
 def test_loads_of_what_is_not_text_is_invalid() -> None:
     assert loads(None) is INVALID
     assert loads(5) is INVALID
+
+
+@SETTINGS
+@given(st.lists(_near_json() | st.text(), max_size=4))
+def test_valid_arguments_remembers_only_objects_and_answers_alike(texts: list[str]) -> None:
+    """The check tool_arguments makes answers as json.loads does, the first time a
+    string is seen and every time after (it keeps the hash of objects seen, nothing
+    else, and never that of a string that is not one)."""
+    for _ in range(2):
+        for text in texts:
+            expected = isinstance(_reference(text), dict)
+            assert valid_arguments(text) is expected
+            assert (hash(text) in _OBJECTS) is expected
+
+
+def test_valid_arguments_memory_is_bounded() -> None:
+    """Full, the memory of objects seen starts again rather than grow."""
+    for n in range(_OBJECTS_LIMIT + 1):
+        assert valid_arguments(f'{{"n": {n}}}')
+    assert 0 < len(_OBJECTS) <= _OBJECTS_LIMIT
+    assert valid_arguments({"already": "an object"})
+    assert not valid_arguments(7)
+    assert not valid_arguments('{"cut": ')

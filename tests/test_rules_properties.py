@@ -15,7 +15,7 @@ import os
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from litellm_hygiene import (
@@ -277,16 +277,47 @@ EDITING = [
 """The rules whose fix has a fast form on the wire (``MessageRule.edit``)."""
 
 
+_PLAIN_FOREIGN_TURNS = [
+    {"role": "user", "content": "go"},
+    {
+        "role": "assistant",
+        "content": "done",
+        "reasoning_content": "thinking text",
+        "provider_specific_fields": {"grounding": "kept"},
+        "litellm_hygiene": {"provider": "gemini", "api": "gemini", "model": "gemini-2.5-pro"},
+    },
+    {"role": "user", "content": "and?"},
+    {
+        "role": "assistant",
+        "reasoning_content": "more",
+        "tool_calls": [
+            {
+                "id": "call_1__thought__c2ln",
+                "type": "function",
+                "function": {"name": "f", "arguments": "{}"},
+            },
+            {"id": "call_2", "type": "function", "function": {"name": "f", "arguments": "{}"}},
+        ],
+    },
+    {"role": "tool", "tool_call_id": "call_1__thought__c2ln", "content": "r1"},
+    {"role": "tool", "tool_call_id": "call_2", "content": "r2"},
+]
+"""Plain turns another model wrote: provider fields left on the message once the
+thinking goes, a signed call beside an unsigned one."""
+
+
 @pytest.mark.parametrize("rule", EDITING, ids=lambda rule: rule.code)
 @pytest.mark.parametrize("model", TARGETS)
 @SETTINGS
 @given(messages=inputs)
+@example(messages=_PLAIN_FOREIGN_TURNS)
 def test_each_wire_edit_is_its_rules_fix(
     rule: MessageRule, model: str, messages: list[dict[str, Any]]
 ) -> None:
     """Where a rule edits a message on the wire, the edit writes what its fix on the
     decoded message writes, with the same problems: the edit is only a faster form of
-    the fix, never a second statement of the rule."""
+    the fix, never a second statement of the rule. Facts it gives are what the reader
+    reads of what it wrote."""
     if not _readable(messages, model):
         return
     ctx = context_for(resolve_target(model))
@@ -299,7 +330,9 @@ def test_each_wire_edit_is_its_rules_fix(
         edited = rule.edit(conv, index, slot)
         if edited is None:
             continue  # no fast form for this message: the fix decodes it
-        raw, problems = edited
+        raw, problems, facts = edited
+        if facts is not None:
+            assert facts == OPENAI.facts(raw, index, ctx.plan)
         fixed, expected = rule.repair(conv, index, conv.message(index))
         assert problems == expected
         if problems:

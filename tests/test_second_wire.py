@@ -122,7 +122,15 @@ class ToyWire:
     def plain_turn(self, raw: Any) -> PlainTurn | None:
         return None
 
-    def with_reasoning(self, raw: Any, text: str | None, form: str, unsign: Sequence[bool]) -> Any:
+    def with_reasoning(
+        self,
+        raw: Any,
+        facts: Facts,
+        plan: WirePlan,
+        text: str | None,
+        form: str,
+        unsign: Sequence[bool],
+    ) -> tuple[Any, Facts]:
         raise AssertionError("never asked: plain_turn gives None")
 
     def plain_fields(self, raw: Any) -> frozenset[str] | None:

@@ -336,7 +336,7 @@ def test_the_lookup_tokens_are_the_first_candidate_of_each_kind(msg: dict[str, A
 
 def test_the_lookup_tokens_put_every_signature_before_the_item_ids() -> None:
     """An encrypted item is a signature, read where every signature is read (the wire
-    layer's ``signature_places``): it comes before the item ids, wherever it sits
+    layer's ``signature_values``): it comes before the item ids, wherever it sits
     among the items, in the lookups as in the fingerprints."""
     later = {"role": "assistant", "reasoning_items": [{"id": "r1"}, {"encrypted_content": "E"}]}
     earlier = {"role": "assistant", "reasoning_items": [{"encrypted_content": "E", "id": "r1"}]}

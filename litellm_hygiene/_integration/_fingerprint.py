@@ -19,9 +19,8 @@ import hashlib
 from collections.abc import Iterator
 from typing import Any
 
-from .._openai._evidence import signature_places
+from .._openai._evidence import signature_values
 from .._wire._ids import split_id
-from .._wire._keys import THOUGHT_SIGNATURES
 
 __all__ = [
     "fingerprints",
@@ -102,21 +101,15 @@ def _call_ids(calls: list[dict[str, Any]]) -> Iterator[tuple[str, str]]:
 def _signatures(msg: dict[str, Any]) -> Iterator[tuple[str, str]]:
     """Every signature the turn holds as a token, in the order of its places.
 
-    The places are the wire layer's (``signature_places``): thinking signatures (and
+    The places are the wire layer's (``signature_values``): thinking signatures (and
     redacted data), Gemini's signatures on the message and on each tool call (or its
     function), thinking in the content's parts, reasoning items' encrypted content.
-    A token is a non-empty string; a ``thought_signatures`` value counts only as the
-    list it is. The signature in a Gemini call's id is the call id's (``tc``) key.
+    A token is a non-empty string; a ``thought_signatures`` value counts only inside
+    the list it should be. The signature in a Gemini call's id is the call id's
+    (``tc``) key.
     """
-    for where, key, value in signature_places(msg):
-        if where == "id":
-            continue
-        if key == THOUGHT_SIGNATURES:
-            if isinstance(value, list | tuple):
-                for signature in value:
-                    if isinstance(signature, str) and signature:
-                        yield "sig", signature
-        elif isinstance(value, str) and value:
+    for value in signature_values(msg, in_ids=False, loose=False):
+        if isinstance(value, str) and value:
             yield "sig", value
 
 

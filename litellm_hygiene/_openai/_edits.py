@@ -15,8 +15,10 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 from .._messages import ContentForm
+from .._view._facts import Facts
 from .._view._interface import PlainTurn, ThinkingView
-from .._wire._ids import THOUGHT_SEPARATOR, split_id
+from .._view._plan import WirePlan
+from .._wire._ids import THOUGHT_SEPARATOR, bare_id
 from .._wire._keys import (
     PROVIDER_FIELDS,
     RESPONSE_FIELDS,
@@ -24,16 +26,26 @@ from .._wire._keys import (
     THOUGHT_SIGNATURE,
     THOUGHT_SIGNATURES,
 )
+from ._decode import as_message_dict
+from ._facts import without_reasoning_facts
 from ._parts import ABSENT, encode_content, read_thinking_entry
 
-__all__ = ["PlainTurn", "plain_fields", "plain_turn", "with_keys_removed", "with_reasoning"]
+__all__ = [
+    "PlainTurn",
+    "plain_fields",
+    "plain_turn",
+    "with_ids",
+    "with_keys_removed",
+    "with_reasoning",
+]
 
 _PSF: Final = PROVIDER_FIELDS
-_SIGNATURE: Final = THOUGHT_SIGNATURE
 _KEYS: Final = frozenset(
     {"role", "content", "tool_calls", "thinking_blocks", "reasoning_content", _PSF, STAMP_KEY}
 )
 """Keys a plain turn may have: what the decoder lifts, and what passes through as it is."""
+_NEW: Final = tuple.__new__
+"""Builds a named tuple without its Python layer (a frame per turn otherwise)."""
 
 
 def plain_turn(raw: Any) -> PlainTurn | None:
@@ -61,7 +73,7 @@ def plain_turn(raw: Any) -> PlainTurn | None:
     signed = _signed(raw.get("tool_calls", ABSENT))
     if thinking is None or signed is None:
         return None
-    return PlainTurn(thinking, text, form, signed)
+    return _NEW(PlainTurn, (thinking, text, form, signed))
 
 
 def _thinking(raw: dict[str, Any]) -> tuple[ThinkingView, ...] | None:
@@ -72,7 +84,7 @@ def _thinking(raw: dict[str, Any]) -> tuple[ThinkingView, ...] | None:
     if blocks is ABSENT:
         if reasoning is ABSENT:
             return ()
-        return (ThinkingView(reasoning, None, False, "reasoning_content", None),)
+        return (_NEW(ThinkingView, (reasoning, None, False, "reasoning_content", None)),)
     if type(blocks) is not list or not blocks:
         return None  # the decoder keeps such a list verbatim
     read = [read_thinking_entry(entry) for entry in blocks]
@@ -111,9 +123,9 @@ def _call_signed(call: Any) -> bool | None:
     if psf is ABSENT:
         return cut > 0 if len(call) == 3 else None
     # The decoder lifts a signature in provider fields only when it agrees with the id's.
-    if len(call) != 4 or type(psf) is not dict or len(psf) != 1 or _SIGNATURE not in psf:
+    if len(call) != 4 or type(psf) is not dict or len(psf) != 1 or THOUGHT_SIGNATURE not in psf:
         return None
-    value = psf[_SIGNATURE]
+    value = psf[THOUGHT_SIGNATURE]
     if type(value) is not str or not value:
         return None
     if cut > 0 and value != call_id[cut + len(THOUGHT_SEPARATOR) :]:
@@ -122,13 +134,18 @@ def _call_signed(call: Any) -> bool | None:
 
 
 def with_reasoning(
-    raw: dict[str, Any], text: str | None, form: str, unsign: Sequence[bool]
-) -> dict[str, Any]:
+    raw: dict[str, Any],
+    facts: Facts,
+    plan: WirePlan,
+    text: str | None,
+    form: str,
+    unsign: Sequence[bool],
+) -> tuple[dict[str, Any], Facts]:
     """``raw`` without its thinking, with ``text`` as its content, the marked calls unsigned.
 
     ``text`` is written as the string it is; ``None`` is no content, written as the
     encoder writes none in ``form`` (``null`` or ``absent``). Every other value is the
-    caller's own.
+    caller's own. With its facts, worked out from ``facts`` (the turn's) and ``plan``.
     """
     out = dict(raw)
     out.pop("thinking_blocks", None)
@@ -138,17 +155,19 @@ def with_reasoning(
         out.pop("content", None)
     else:
         out["content"] = content
-    if any(unsign):
+    if True in unsign:
         calls = raw["tool_calls"]
-        out["tool_calls"] = [
-            _unsigned(call) if drop else call for call, drop in zip(calls, unsign, strict=True)
-        ]
-    return out
+        written = list(calls)
+        for position, drop in enumerate(unsign):
+            if drop:
+                written[position] = _unsigned(calls[position])
+        out["tool_calls"] = written
+    return out, without_reasoning_facts(facts, out, plan, unsign)
 
 
 def _unsigned(call: dict[str, Any]) -> dict[str, Any]:
     """A call of LiteLLM's shape without its signature, in the id or its provider fields."""
-    return {"id": split_id(call["id"])[0], "type": call["type"], "function": call["function"]}
+    return {"id": bare_id(call["id"]), "type": call["type"], "function": call["function"]}
 
 
 def plain_fields(raw: Any) -> frozenset[str] | None:
@@ -186,4 +205,21 @@ def with_keys_removed(raw: Mapping[str, Any], keys: frozenset[str]) -> dict[str,
     out = dict(raw)
     for key in keys:
         out.pop(key, None)
+    return out
+
+
+def with_ids(raw: Any, calls: Mapping[int, str], result: str | None) -> dict[str, Any]:
+    """A shallow copy with new call ids (by position) and result id.
+
+    Only the ids change: every other value is the caller's own, as in a message no
+    rule touched.
+    """
+    out = dict(as_message_dict(raw, 0))
+    if calls:
+        entries = list(out["tool_calls"])
+        for position, new_id in calls.items():
+            entries[position] = {**entries[position], "id": new_id}
+        out["tool_calls"] = entries
+    if result is not None:
+        out["tool_call_id"] = result
     return out

@@ -1,6 +1,6 @@
 """Where a chat-shaped assistant turn carries signatures, and what they say of its origin.
 
-:func:`signature_places` is the one list of the places a turn holds a signature (the
+:func:`signature_values` is the one list of the places a turn holds a signature (the
 provenance fingerprints and the signature rules read them there); :func:`evidence`
 says which protocols the turn's ids, signatures and reasoning items can have come from,
 for a turn no stamp or store says the origin of.
@@ -9,8 +9,7 @@ for a turn no stamp or store says the origin of.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
-from typing import Any, Final, Literal
+from typing import Any, Final
 
 from .._messages import Api
 from .._signatures import is_canonical_base64
@@ -18,7 +17,7 @@ from .._wire._ids import THOUGHT_SEPARATOR
 from .._wire._keys import PROVIDER_FIELDS, THOUGHT_SIGNATURE, THOUGHT_SIGNATURES
 from ._decode import as_message_dict
 
-__all__ = ["SignaturePlace", "evidence", "signature_places", "signatures"]
+__all__ = ["evidence", "signature_values", "signatures"]
 
 _PSF: Final = PROVIDER_FIELDS
 _ANTHROPIC_LIKE: Final[frozenset[Api]] = frozenset({"anthropic-messages", "bedrock-converse"})
@@ -65,84 +64,99 @@ def _call_signature(call: dict[str, Any], call_id: str, cut: int) -> str | None:
     return None
 
 
-SignaturePlace = Literal["thinking_blocks", "provider_fields", "content", "reasoning_items", "id"]
-"""Where in an assistant message a signature sits (see :func:`signature_places`)."""
-
 _THINKING_PARTS: Final = frozenset({"thinking", "redacted_thinking"})
+_SEQUENCE: Final = (list, tuple)
+"""What a list of places may be (``list | tuple`` would build a union at every call)."""
 _ENTRY_KEYS: Final = ("signature", "data")
 """A thinking entry's signature; a redacted one's payload."""
-_FIELD_KEYS: Final = (THOUGHT_SIGNATURE, THOUGHT_SIGNATURES)
-"""Gemini's signature in provider fields; the list LiteLLM keeps of a turn's text ones."""
+_ITEM_KEYS: Final = ("encrypted_content",)
 
 
-def _listed(value: Any) -> list[dict[str, Any]]:
-    if isinstance(value, list | tuple):
-        return [entry for entry in value if isinstance(entry, dict)]
-    return []
+def signature_values(msg: dict[str, Any], *, in_ids: bool = True, loose: bool = True) -> list[Any]:
+    """The value at every place an assistant message dict holds a signature, in order.
 
+    The one list of those places: the signature rules (:func:`signatures`) and the
+    provenance fingerprints read them here. In this order:
 
-def signature_places(msg: dict[str, Any]) -> Iterator[tuple[SignaturePlace, str, Any]]:
-    """Every place an assistant message dict holds a signature: ``(where, key, value)``.
+    - each ``thinking_blocks`` entry's ``signature`` and ``data`` (any entry: a client
+      may drop its ``type``);
+    - the provider fields of the message, then of each tool call and its function:
+      ``thought_signature``, then each entry of the ``thought_signatures`` list;
+    - the ``signature`` and ``data`` of the content's thinking parts;
+    - each reasoning item's ``encrypted_content``;
+    - with ``in_ids``, the signature LiteLLM keeps in a call's id, after ``__thought__``.
 
-    The one list of those places: the provenance fingerprints and the signature rules
-    read them here. In this order: each ``thinking_blocks`` entry's ``signature`` and
-    ``data`` (any entry: a client may drop its ``type``); the provider fields of the
-    message, then of each tool call and its function (``thought_signature``, then the
-    ``thought_signatures`` list, each as given: a list is yielded as the list); the
-    ``signature`` and ``data`` of thinking parts in the content; each reasoning item's
-    ``encrypted_content``; the signature LiteLLM keeps in a call's id, after
-    ``__thought__``. A place holding ``None``, or no key, yields nothing; a value of
-    another type is yielded as it is (a reader says what it makes of it).
+    A place holding ``None``, or no key, gives nothing; a value of another type is
+    given as it is. ``loose``: a ``thought_signatures`` value that is not a list is
+    given too, as it is (a client's malformed list).
     """
-    for entry in _listed(msg.get("thinking_blocks")):
-        yield from _at("thinking_blocks", entry, _ENTRY_KEYS)
-    calls = _listed(msg.get("tool_calls"))
-    yield from _fields(msg)
-    for call in calls:
-        yield from _fields(call)
-        yield from _fields(call.get("function"))
-    for part in _listed(msg.get("content")):
-        if part.get("type") in _THINKING_PARTS:
-            yield from _at("content", part, _ENTRY_KEYS)
-    for item in _listed(msg.get("reasoning_items")):
-        yield from _at("reasoning_items", item, ("encrypted_content",))
-    for call in calls:
-        raw = call.get("id")
-        if isinstance(raw, str):
-            cut = raw.find(THOUGHT_SEPARATOR)
-            if cut >= 0:
-                yield "id", THOUGHT_SEPARATOR, raw[cut + _SKIP :]
+    found: list[Any] = []
+    blocks = msg.get("thinking_blocks")
+    if blocks is not None:
+        _entries(found, blocks, _ENTRY_KEYS, None)
+    _fields(found, msg.get(_PSF), loose)
+    tails: list[str] | None = None
+    calls = msg.get("tool_calls")
+    if isinstance(calls, _SEQUENCE):
+        for call in calls:
+            if isinstance(call, dict):
+                _fields(found, call.get(_PSF), loose)
+                function = call.get("function")
+                if isinstance(function, dict):
+                    _fields(found, function.get(_PSF), loose)
+                raw = call.get("id")
+                if in_ids and isinstance(raw, str):
+                    cut = raw.find(THOUGHT_SEPARATOR)
+                    if cut >= 0:
+                        tails = tails or []
+                        tails.append(raw[cut + _SKIP :])
+    content = msg.get("content")
+    if isinstance(content, _SEQUENCE):
+        _entries(found, content, _ENTRY_KEYS, _THINKING_PARTS)
+    items = msg.get("reasoning_items")
+    if items is not None:
+        _entries(found, items, _ITEM_KEYS, None)
+    if tails is not None:
+        found += tails
+    return found
 
 
-def _at(
-    where: SignaturePlace, holder: dict[str, Any], keys: tuple[str, ...]
-) -> Iterator[tuple[SignaturePlace, str, Any]]:
-    for key in keys:
-        value = holder.get(key)
-        if value is not None:
-            yield where, key, value
+def _entries(
+    found: list[Any], entries: Any, keys: tuple[str, ...], kinds: frozenset[str] | None
+) -> None:
+    """The places in a list of entries (of one of ``kinds``, when given)."""
+    if not isinstance(entries, _SEQUENCE):
+        return
+    for entry in entries:
+        if isinstance(entry, dict) and (kinds is None or entry.get("type") in kinds):
+            for key in keys:
+                value = entry.get(key)
+                if value is not None:
+                    found.append(value)
 
 
-def _fields(holder: Any) -> Iterator[tuple[SignaturePlace, str, Any]]:
-    psf = holder.get(_PSF) if isinstance(holder, dict) else None
-    if isinstance(psf, dict):
-        yield from _at("provider_fields", psf, _FIELD_KEYS)
+def _fields(found: list[Any], psf: Any, loose: bool) -> None:
+    """The signatures in one ``provider_specific_fields``."""
+    if not isinstance(psf, dict):
+        return
+    single = psf.get(THOUGHT_SIGNATURE)
+    if single is not None:
+        found.append(single)
+    listed = psf.get(THOUGHT_SIGNATURES)
+    if isinstance(listed, list):
+        found += listed
+    elif listed is not None and loose:
+        found.append(listed)
 
 
 def signatures(message: Any) -> list[Any]:
     """Every value an assistant message holds where a signature travels.
 
-    The values of :func:`signature_places`, of any type, as given; each entry of a
+    :func:`signature_values`, everywhere: of any type, as given; each entry of a
     ``thought_signatures`` list is a value given, ``None`` included.
     """
     msg = message if isinstance(message, dict) else as_message_dict(message, 0)
-    found: list[Any] = []
-    for _, key, value in signature_places(msg):
-        if key == THOUGHT_SIGNATURES and isinstance(value, list):
-            found += value
-        else:
-            found.append(value)
-    return found
+    return signature_values(msg)
 
 
 def _call_evidence(call: dict[str, Any]) -> frozenset[Api]:

@@ -19,7 +19,7 @@ because nothing asked to decode it.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 from .._errors import InvalidMessageError
@@ -43,7 +43,7 @@ from .._wire._keys import PROVIDER_FIELDS, RESPONSE_FIELDS, STAMP_KEY
 from ._decode import as_message_dict, read_stamp
 from ._parts import DATA_URL
 
-__all__ = ["arguments", "read_facts", "stamp_of"]
+__all__ = ["arguments", "read_facts", "stamp_of", "without_reasoning_facts"]
 
 _NEW: Final = tuple.__new__
 """Builds a :class:`Facts` from all six fields without the named tuple's Python layer
@@ -192,6 +192,37 @@ def _assistant(msg: dict[str, Any], index: int, plan: WirePlan) -> Facts:
     if not calls:
         return plain_facts("assistant", flags)
     return _NEW(Facts, ("assistant", flags | CALLS, tuple(calls), None, None, None))
+
+
+def without_reasoning_facts(
+    facts: Facts, raw: dict[str, Any], plan: WirePlan, unsign: Sequence[bool]
+) -> Facts:
+    """The facts of ``raw``, which ``with_reasoning`` wrote from a turn with ``facts``.
+
+    Worked out, not read again (it runs for every foreign turn), as :func:`_assistant`
+    would read it: its thinking keys are gone, its content is a string or none, and
+    its marked calls, every call that carried a signature, lost it (in the id and in
+    provider fields): no call carries one, nor provider fields (a plain turn's calls
+    carry nothing else). A property test holds it to the reader.
+    """
+    calls = facts.calls
+    flags = facts.flags & (STAMPED | CALLS)
+    if True in unsign:
+        listed = list(calls)
+        written = raw["tool_calls"]
+        for position, drop in enumerate(unsign):
+            if drop:
+                call_id = written[position]["id"]
+                listed[position] = plan.call(call_id, -1)
+        calls = tuple(listed)
+    content = raw.get("content")
+    if content is None:
+        flags |= 0 if calls else BLANK
+    elif not content or content.isspace():
+        flags |= BLANK
+    if not RESPONSE_FIELDS.isdisjoint(raw):
+        flags |= OPAQUE  # provider fields of the message (nothing blank: no thinking left)
+    return _NEW(Facts, ("assistant", flags, calls, None, None, None))
 
 
 def arguments(message: Any) -> list[Any]:

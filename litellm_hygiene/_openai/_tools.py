@@ -27,7 +27,6 @@ __all__ = [
     "writes_fields",
 ]
 
-_SIG_KEY = THOUGHT_SIGNATURE
 _PSF = PROVIDER_FIELDS
 
 
@@ -44,7 +43,7 @@ def _psf_signature(container: dict[str, Any], found: str | None) -> str | None:
     psf = container.get(_PSF)
     if not isinstance(psf, dict):
         return None
-    value = psf.get(_SIG_KEY)
+    value = psf.get(THOUGHT_SIGNATURE)
     if isinstance(value, str) and value and (found is None or value == found):
         return value
     return None
@@ -53,7 +52,7 @@ def _psf_signature(container: dict[str, Any], found: str | None) -> str | None:
 def _without_signature(fields: dict[str, Any], lifted: bool, skip: tuple[str, ...]) -> Any:
     out = _copy_without(fields, skip)
     if lifted:
-        out[_PSF] = _copy_without(fields[_PSF], (_SIG_KEY,))
+        out[_PSF] = _copy_without(fields[_PSF], (THOUGHT_SIGNATURE,))
     return out
 
 
@@ -187,7 +186,7 @@ def _write_psf(out: dict[str, Any], signature: str | None) -> None:
     psf = out.get(_PSF)
     rest = dict(psf) if isinstance(psf, dict) else {}
     if signature is not None:
-        rest[_SIG_KEY] = signature
+        rest[THOUGHT_SIGNATURE] = signature
     if rest:
         out[_PSF] = rest
     else:

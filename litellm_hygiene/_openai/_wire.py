@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any, Final
 
 from .._wire._keys import STAMP_KEY
 from ._decode import as_message_dict, decode_message, text_signatures_read_back
-from ._edits import plain_fields, plain_turn, with_keys_removed, with_reasoning
+from ._edits import plain_fields, plain_turn, with_ids, with_keys_removed, with_reasoning
 from ._encode import encode_message
 from ._evidence import evidence, signatures
 from ._facts import arguments, read_facts, stamp_of
@@ -43,28 +42,12 @@ class OpenAIWire:
     text_signatures_read_back = staticmethod(text_signatures_read_back)
     is_plain_text = staticmethod(is_plain_text)
     writes_fields = staticmethod(writes_fields)
+    with_ids = staticmethod(with_ids)
 
     @staticmethod
     def unstamped(raw: Any) -> Any:
         """A shallow copy without the stamp key; its values are the caller's own."""
         return with_keys_removed(as_message_dict(raw, 0), _STAMP)
-
-    @staticmethod
-    def with_ids(raw: Any, calls: Mapping[int, str], result: str | None) -> Any:
-        """A shallow copy with new call ids (by position) and result id.
-
-        Only the ids change: every other value is the caller's own, as in a message no
-        rule touched.
-        """
-        out = dict(as_message_dict(raw, 0))
-        if calls:
-            entries = list(out["tool_calls"])
-            for position, new_id in calls.items():
-                entries[position] = {**entries[position], "id": new_id}
-            out["tool_calls"] = entries
-        if result is not None:
-            out["tool_call_id"] = result
-        return out
 
 
 OPENAI: Final = OpenAIWire()

@@ -9,14 +9,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any
+from typing import Any, Final
 
 from ._codes import Code
 from ._wording import ErrorKind, PathKind
 
-__all__ = ["Change", "Finding", "Problem"]
+__all__ = ["NO_VALUES", "Change", "Finding", "Problem"]
 
-_NO_VALUES: Mapping[str, Any] = MappingProxyType({})
+NO_VALUES: Final[Mapping[str, Any]] = MappingProxyType({})
+"""A problem's fill-ins when it has none (one shared, read-only mapping)."""
 
 
 class Problem:
@@ -49,7 +50,7 @@ class Problem:
         path: PathKind | None = None,
         local: int = 0,
         call: int | None = None,
-        values: Mapping[str, Any] = _NO_VALUES,
+        values: Mapping[str, Any] = NO_VALUES,
     ) -> None:
         """Hold one problem's place, reason and wording fill-ins."""
         self.field = field

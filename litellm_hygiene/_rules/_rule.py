@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from typing import Any, ClassVar
 
 from .._messages import Message
+from .._view import Facts
 from ._codes import Code
 from ._conversation import Conversation, RuleContext, Slot
 from ._findings import Finding, Problem
@@ -53,8 +54,9 @@ Repair = tuple["Message | None", list[Problem]]
 """A message rule's verdict on one message: the fixed message (``None``: drop it) and
 the problems; no problems means the message stays as it is."""
 
-WireRepair = tuple[Any, list[Problem]]
-"""A message rule's repair made on the wire: the new wire message, and the problems."""
+WireRepair = tuple[Any, list[Problem], Facts | None]
+"""A message rule's repair made on the wire: the new wire message, the problems, and
+the new message's facts where the edit says them (``None``: read them again)."""
 
 
 class MessageRule(Rule):

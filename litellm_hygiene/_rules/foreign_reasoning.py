@@ -28,7 +28,7 @@ from .._messages import AssistantMessage, ContentForm, Message
 from .._view import OPAQUE
 from ._codes import Code
 from ._conversation import Conversation, Slot
-from ._findings import Problem
+from ._findings import NO_VALUES, Problem
 from ._rule import MessageRule, Repair, WireRepair
 
 __all__ = ["ForeignReasoning"]
@@ -75,7 +75,7 @@ def _fate(
         return "kept", None  # readable reasoning, bound to nothing: passed back as it is
     kind = "foreign_reasoning_item" if block.origin == "reasoning_items" else "foreign_thinking"
     signed = kind if block.signature else None
-    values = {"item": item} if isinstance(item, str) else {}
+    values = {"item": item} if isinstance(item, str) else NO_VALUES
     where = f"content[{position}]"
     if _blank(block.thinking):
         return "dropped", Problem(where, "empty thinking dropped", signed, values=values)  # type: ignore[arg-type]
@@ -235,9 +235,13 @@ class ForeignReasoning(MessageRule):
                 texts.append(block.thinking)
         problems += [_unsigned(number) for number, signed in enumerate(turn.signed) if signed]
         if not problems:
-            return slot.raw, []
+            return slot.raw, [], slot.facts
+        plan = conv.ctx.plan
         if not texts:  # only signatures and dropped thinking: the content stays
-            return conv.wire.with_reasoning(slot.raw, turn.text, turn.form, turn.signed), problems
+            raw, facts = conv.wire.with_reasoning(
+                slot.raw, slot.facts, plan, turn.text, turn.form, turn.signed
+            )
+            return raw, problems, facts
         if turn.text is not None:
             if _blank(turn.text):
                 return None  # it stays apart from the thinking (see _joined): several texts
@@ -245,4 +249,7 @@ class ForeignReasoning(MessageRule):
         # As _joined joins them: thinking made text is never blank (blank thinking is
         # dropped), and a plain turn's texts carry nothing else, so they make one string.
         text = _PARAGRAPH.join(texts)
-        return conv.wire.with_reasoning(slot.raw, text, "string", turn.signed), problems
+        raw, facts = conv.wire.with_reasoning(
+            slot.raw, slot.facts, plan, text, "string", turn.signed
+        )
+        return raw, problems, facts

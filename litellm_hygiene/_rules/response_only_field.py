@@ -139,6 +139,6 @@ class ResponseOnlyField(MessageRule):
             return None
         drop = present & fields_for(conv.ctx, conv.judged(slot))
         if not drop:
-            return slot.raw, []
+            return slot.raw, [], slot.facts
         problems = [_field_problem(key, "response-only field removed") for key in sorted(drop)]
-        return conv.wire.with_keys_removed(slot.raw, drop), problems
+        return conv.wire.with_keys_removed(slot.raw, drop), problems, None

@@ -72,7 +72,7 @@ class _Index:
             facts = slot.facts
             if facts.result is not None:
                 self.results[facts.result].append(position)
-                self.bare[WirePlan.split_id(facts.result)[0]].append(position)
+                self.bare[WirePlan.bare_id(facts.result)].append(position)
             for key, _, _ in facts.calls:
                 self.issued[key].append(position)
 
@@ -88,7 +88,7 @@ class _Index:
     def loose(self, key: str, start: int, end: int) -> list[int]:
         """Results in ``key``'s window whose id differs from it only by a signature."""
         found = _between(
-            self.bare.get(WirePlan.split_id(key)[0], []), start, self._limit(key, start, end)
+            self.bare.get(WirePlan.bare_id(key), []), start, self._limit(key, start, end)
         )
         return [p for p in found if p not in self.results.get(key, ())]
 
@@ -256,9 +256,10 @@ def _readdressed(position: int, call: Call) -> Finding:
     difference, and no wording names it), but the output would not pair for a client
     that compares them as they are.
     """
-    bare, signature = WirePlan.split_id(call[2])
+    given = call[2]
+    bare = WirePlan.bare_id(given)
     # Said without the signature: a change's detail never holds one.
-    form = "with" if signature is not None else "without"
+    form = "with" if len(bare) < len(given) else "without"
     shown = _shown(bare)
     reason = f"result for {shown!r} readdressed to its call's id ({form} its signature)"
     return Finding(position, (Problem("tool_call_id", reason, values={"id": shown}),))

@@ -17,7 +17,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from .._wire._ids import split_id
+from .._wire._ids import bare_id
 
 __all__ = ["SYSTEM_ROLES", "Unit", "UnitKind", "role_of", "units_of"]
 
@@ -71,7 +71,7 @@ def _call_ids(message: Any) -> list[str]:
 
 
 def _keys(call_id: str) -> tuple[str, ...]:
-    bare = split_id(call_id)[0]
+    bare = bare_id(call_id)
     return (call_id,) if bare == call_id else (call_id, bare)
 
 

@@ -112,11 +112,20 @@ class Wire(Protocol):
         ``None`` when it holds more than those and what passes through: decode it.
         """
 
-    def with_reasoning(self, raw: Any, text: str | None, form: str, unsign: Sequence[bool]) -> Any:
-        """A plain turn without its thinking, with ``text`` as its content.
+    def with_reasoning(
+        self,
+        raw: Any,
+        facts: Facts,
+        plan: WirePlan,
+        text: str | None,
+        form: str,
+        unsign: Sequence[bool],
+    ) -> tuple[Any, Facts]:
+        """A plain turn without its thinking, with ``text`` as its content, and its facts.
 
         ``None`` is no content, written as ``form`` says. The marked calls lose their
-        signatures; every other value is shared.
+        signatures; every other value is shared. ``facts`` are the turn's: the new
+        facts are worked out from them (what :meth:`facts` would read).
         """
 
     def leading_block(self, raw: Any, api: Api) -> str | None:

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from .._target import TargetModel
 from .._wire._ids import THOUGHT_SEPARATOR
+from .._wire._ids import bare_id as _bare_id
 from .._wire._ids import join_id as _join_id
 from .._wire._ids import split_id as _split_id
 
@@ -78,6 +79,11 @@ class WirePlan:
     def split_id(raw: str) -> tuple[str, str | None]:
         """An id and the signature LiteLLM carries inside it (``_wire._ids``)."""
         return _split_id(raw)
+
+    @staticmethod
+    def bare_id(raw: str) -> str:
+        """An id without the signature LiteLLM carries inside it (``_wire._ids``)."""
+        return _bare_id(raw)
 
     @staticmethod
     def join_id(call_id: str, signature: str | None, in_id: bool) -> str:

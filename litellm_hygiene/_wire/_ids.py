@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Final
 
-__all__ = ["THOUGHT_SEPARATOR", "join_id", "split_id"]
+__all__ = ["THOUGHT_SEPARATOR", "bare_id", "join_id", "split_id"]
 
 THOUGHT_SEPARATOR: Final = "__thought__"
 """LiteLLM's separator between a Gemini tool-call id and its thought signature."""
@@ -22,6 +22,12 @@ def split_id(raw: str) -> tuple[str, str | None]:
     """
     head, sep, tail = raw.partition(THOUGHT_SEPARATOR)
     return (head, tail) if sep and head else (raw, None)
+
+
+def bare_id(raw: str) -> str:
+    """``split_id(raw)[0]``: the id without its signature, the signature not copied."""
+    cut = raw.find(THOUGHT_SEPARATOR)
+    return raw[:cut] if cut > 0 else raw
 
 
 def join_id(call_id: str, signature: str | None, in_id: bool) -> str:
