@@ -11,7 +11,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from litellm_hygiene._json import INVALID, loads
-from litellm_hygiene._rules.tool_arguments import _OBJECTS, _OBJECTS_LIMIT, valid_arguments
+from litellm_hygiene._rules._memo import LIMIT
+from litellm_hygiene._rules.tool_arguments import _OBJECTS, valid_arguments
 
 from .test_rules_properties import SETTINGS
 
@@ -80,14 +81,14 @@ def test_valid_arguments_remembers_only_objects_and_answers_alike(texts: list[st
         for text in texts:
             expected = isinstance(_reference(text), dict)
             assert valid_arguments(text) is expected
-            assert (hash(text) in _OBJECTS) is expected
+            assert (text in _OBJECTS) is expected
 
 
 def test_valid_arguments_memory_is_bounded() -> None:
     """Full, the memory of objects seen starts again rather than grow."""
-    for n in range(_OBJECTS_LIMIT + 1):
+    for n in range(LIMIT + 1):
         assert valid_arguments(f'{{"n": {n}}}')
-    assert 0 < len(_OBJECTS) <= _OBJECTS_LIMIT
+    assert 0 < len(_OBJECTS.hashes) <= LIMIT
     assert valid_arguments({"already": "an object"})
     assert not valid_arguments(7)
     assert not valid_arguments('{"cut": ')

@@ -21,33 +21,25 @@ from .._view import CALLS
 from ._codes import Code
 from ._conversation import Conversation, RuleContext, Slot
 from ._findings import Problem
+from ._memo import Remembered
 from ._rule import MessageRule, Repair
 
 __all__ = ["ToolArguments", "valid_arguments"]
 
 
-_OBJECTS: Final[set[int]] = set()
-"""``hash()`` of argument strings already parsed as JSON objects, in this process.
-
-A conversation sends its whole history again on every request, so most arguments were
-checked before: hashing a string costs a fraction of parsing it. Only hashes are kept
-(never the arguments); a hash is keyed per process, so no one can make a string that
-collides with another, and by chance one in 2**64. Bounded: emptied when full."""
-_OBJECTS_LIMIT: Final = 65_536
+_OBJECTS: Final = Remembered()
+"""Argument strings already parsed as JSON objects (see :mod:`._memo`)."""
 
 
 def valid_arguments(value: Any) -> bool:
     """Arguments LiteLLM's converters read as they are: an object, or its JSON text."""
     if type(value) is not str:
         return isinstance(value, dict) or isinstance(loads(value), dict)
-    key = hash(value)
-    if key in _OBJECTS:
+    if value in _OBJECTS:
         return True
     if not isinstance(loads(value), dict):
         return False
-    if len(_OBJECTS) >= _OBJECTS_LIMIT:
-        _OBJECTS.clear()
-    _OBJECTS.add(key)
+    _OBJECTS.add(value)
     return True
 
 

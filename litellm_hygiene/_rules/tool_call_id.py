@@ -31,6 +31,7 @@ from .._view import WirePlan, renamed_facts
 from ._codes import Code
 from ._conversation import Conversation, Slot
 from ._findings import Finding, Problem
+from ._memo import Remembered
 from ._rule import Rule
 
 __all__ = ["ToolCallId", "id_is_valid"]
@@ -108,21 +109,34 @@ def _fitting(rule: IdRule) -> re.Pattern[str]:
     return re.compile(f"{chars}{{{low},{high}}}")
 
 
+_FITTING: Final[dict[re.Pattern[str], Remembered]] = {}
+"""The ids each rule's pattern matched (see :mod:`._memo`), per pattern."""
+
+
 class _Checker:
     """:func:`_problem` for one request's rule, each distinct id checked once."""
 
-    __slots__ = ("fits", "pairs", "rule", "seen")
+    __slots__ = ("fits", "fitting", "pairs", "rule", "seen")
 
     def __init__(self, rule: IdRule) -> None:
         self.rule = rule
-        self.fits = _fitting(rule).fullmatch
+        pattern = _fitting(rule)
+        self.fits = pattern.fullmatch
+        fitting = _FITTING.get(pattern)
+        if fitting is None:
+            fitting = _FITTING[pattern] = Remembered()
+        self.fitting = fitting
         self.pairs = rule.keep_responses_pairs
         self.seen: dict[str, tuple[str, str] | None] = {}
 
     def problem(self, value: str) -> tuple[str, str] | None:
         """(wording kind, reason) when ``value`` (an id as sent) breaks the rule."""
-        if (not self.pairs or "|" not in value) and self.fits(value) is not None:
-            return None
+        if not self.pairs or "|" not in value:
+            if value in self.fitting:
+                return None
+            if self.fits(value) is not None:
+                self.fitting.add(value)
+                return None
         seen = self.seen
         if value in seen:
             return seen[value]
