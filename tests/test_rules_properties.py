@@ -34,7 +34,7 @@ from litellm_hygiene._openai._wire import OPENAI
 from litellm_hygiene._pipeline import context_for, run_rules
 from litellm_hygiene._rules import RULES, Conversation
 from litellm_hygiene._rules._rule import MessageRule
-from litellm_hygiene._rules.tool_pairing import _already_paired, _in_order, _plan, _readdressed
+from litellm_hygiene._rules.tool_pairing import _in_order, _plan, _readdressed
 
 from .stamps import without_stamps
 from .strategies import agent_transcripts, gemini_transcripts, transcripts
@@ -152,8 +152,9 @@ def test_pairing_in_one_pass_is_the_full_plan(model: str, messages: list[dict[st
         # Every slot stays where it is; the map's results are readdressed to its calls.
         order = [(p, quick[p]) if p in quick else p for p in range(len(conv.slots))]
         assert (order, [_readdressed(p, call) for p, call in quick.items()]) == _plan(conv)
-    # The check every request makes first says "nothing to repair" exactly then.
-    assert _already_paired(conv.slots) is (quick is not None and not quick)
+    # The one pass every request makes says "nothing to repair" exactly when the full
+    # plan finds nothing.
+    assert (quick == {}) is (not _plan(conv)[1])
 
 
 @pytest.mark.parametrize("model", TARGETS)

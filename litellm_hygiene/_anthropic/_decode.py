@@ -43,7 +43,7 @@ from .._messages import (
     UserMessage,
 )
 from .._openai._parts import rest
-from .._wire._ids import split_id
+from .._wire._ids import result_fields, split_id
 
 __all__ = [
     "MESSAGE_KEYS",
@@ -252,13 +252,10 @@ def _tool_result(block: dict[str, Any], index: int, where: str, joined: bool) ->
         form = "list"
     else:
         raise InvalidMessageError(index, f"{where}.content", _content_error(content))
-    call_id, signature = split_id(raw_id)
     error = block.get("is_error")
     return construct_unchecked(
         ToolResultMessage,
-        tool_call_id=call_id,
-        thought_signature=signature,
-        signature_in_id=signature is not None,
+        **result_fields(raw_id),
         content=blocks,
         content_form=form,
         is_error=error is True,

@@ -26,7 +26,7 @@ from .._messages import (
     UserMessage,
 )
 from .._view._interface import Stamp
-from .._wire._ids import split_id
+from .._wire._ids import result_fields
 from .._wire._keys import PROVIDER_FIELDS, STAMP_KEY, THOUGHT_SIGNATURES
 from ._parts import decode_content, decode_thinking_entry
 from ._tools import decode_function_call, decode_tool_call
@@ -108,14 +108,11 @@ def _decode_tool(msg: dict[str, Any], index: int) -> ToolResultMessage:
         raise InvalidMessageError(
             index, "tool_call_id", f"expected a string, got {type(raw_id).__name__}"
         )
-    call_id, signature = split_id(raw_id)
     fields = _common(msg, ["content", "tool_call_id"])
     name = fields.pop("name", None)
     return construct_unchecked(
         ToolResultMessage,
-        tool_call_id=call_id,
-        thought_signature=signature,
-        signature_in_id=signature is not None,
+        **result_fields(raw_id),
         tool_name=name,
         **_content_of(msg, "tool_result", index),
         **fields,

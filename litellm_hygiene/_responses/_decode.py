@@ -73,7 +73,7 @@ from .._messages import (
 )
 from .._openai._decode import _decode_reasoning_item, as_message_dict
 from .._openai._tools import decode_tool_call
-from .._wire._ids import split_id
+from .._wire._ids import result_fields
 from .._wire._keys import PROVIDER_FIELDS
 from ._parts import ABSENT, Side, decode_content, rest
 
@@ -98,14 +98,14 @@ def _kind(value: Any) -> str:
     return type(value).__name__
 
 
-def _id_of(item: dict[str, Any], index: int) -> tuple[str, str | None]:
-    """The item's ``call_id``, split into the call's id and a Gemini signature."""
+def _id_of(item: dict[str, Any], index: int) -> str:
+    """The item's ``call_id``, as given (a Gemini signature in it included)."""
     raw = item.get("call_id", ABSENT)
     if raw is ABSENT:
         raise InvalidMessageError(index, "call_id", "missing: the item must name its call")
     if not isinstance(raw, str):
         raise InvalidMessageError(index, "call_id", f"expected a string, got {_kind(raw)}")
-    return split_id(raw)
+    return raw
 
 
 def _message(item: dict[str, Any], index: int) -> Message | _Blocks:
@@ -188,7 +188,7 @@ def _function_call(item: dict[str, Any], index: int) -> _Blocks:
 
 
 def _function_call_output(item: dict[str, Any], index: int) -> ToolResultMessage:
-    call_id, signature = _id_of(item, index)
+    raw_id = _id_of(item, index)
     blocks, form = decode_content(item.get("output", ABSENT), "user", index, "output")
     cache = item.get("cache_control")
     lifted: tuple[str, ...] = ("type", "call_id", "output")
@@ -196,9 +196,7 @@ def _function_call_output(item: dict[str, Any], index: int) -> ToolResultMessage
         lifted += ("cache_control",)
     return construct_unchecked(
         ToolResultMessage,
-        tool_call_id=call_id,
-        thought_signature=signature,
-        signature_in_id=signature is not None,
+        **result_fields(raw_id),
         content=blocks,
         content_form=form,
         cache_control=copy_dict(cache) if isinstance(cache, dict) else None,

@@ -110,30 +110,8 @@ def _addressed(facts: Facts, call: Call) -> bool:
     return given is None or given == call[2]
 
 
-def _already_paired(slots: Sequence[Slot]) -> bool:
-    """Every call is answered once, in order, right after its turn, by its call's id.
-
-    The repair then changes nothing. The check of every request, so it builds nothing
-    (:func:`_in_order` plans).
-    """
-    expected: tuple[Call, ...] = ()
-    answered = 0
-    for slot in slots:
-        facts = slot.facts
-        if facts.result is not None:
-            if answered == len(expected) or not _addressed(facts, expected[answered]):
-                return False
-            answered += 1
-            continue
-        if answered != len(expected):
-            return False
-        expected = facts.calls
-        answered = 0
-    return answered == len(expected)
-
-
 def _in_order(slots: Sequence[Slot]) -> dict[int, Call] | None:
-    """The results to readdress when every call is answered once, in order, right after its turn.
+    """The results to readdress when every call is answered in order, right after its turn.
 
     Then every slot stays where it is, and only a result that carries another form of
     its call's id changes: the map gives each such result's position its call (what
@@ -265,13 +243,19 @@ def _readdressed(position: int, call: Call) -> Finding:
     return Finding(position, (Problem("tool_call_id", reason, values={"id": shown}),))
 
 
-def _planned(conv: Conversation) -> tuple[Repaired, list[Finding]]:
-    """The repair of ``conv``, worked out once for the rule's find and its fix."""
-    return conv.ctx.kept((ToolPairing.code, conv.slots), lambda: _repair(conv))
+def _planned(
+    conv: Conversation, readdressed: dict[int, Call] | None
+) -> tuple[Repaired, list[Finding]]:
+    """The repair of ``conv``, worked out once for the rule's find and its fix.
+
+    ``readdressed``: what :func:`_in_order` gives for it, already asked.
+    """
+    return conv.ctx.kept((ToolPairing.code, conv.slots), lambda: _repair(conv, readdressed))
 
 
-def _repair(conv: Conversation) -> tuple[Repaired, list[Finding]]:
-    readdressed = _in_order(conv.slots)
+def _repair(
+    conv: Conversation, readdressed: dict[int, Call] | None
+) -> tuple[Repaired, list[Finding]]:
     if readdressed is None:
         return _plan(conv)
     return readdressed, [_readdressed(p, call) for p, call in readdressed.items()]
@@ -307,12 +291,9 @@ def _result_for(call: Call) -> ToolResultMessage:
             synthesized=True,
             role="function",
         )
-    call_id, signature = WirePlan.split_id(raw)
     return construct_unchecked(
         ToolResultMessage,
-        tool_call_id=call_id,
-        thought_signature=signature,
-        signature_in_id=signature is not None,
+        **WirePlan.result_fields(raw),
         content=text,
         is_error=True,
         synthesized=True,
@@ -330,13 +311,14 @@ class ToolPairing(Rule):
 
     def find(self, conv: Conversation) -> list[Finding]:
         """Calls without results, results without calls, duplicates, displaced results."""
-        if _already_paired(conv.slots):
-            return []
-        return _planned(conv)[1]
+        readdressed = _in_order(conv.slots)  # the check every request makes: one pass
+        if readdressed is not None and not readdressed:
+            return []  # every call answered once, in order, right after its turn, by its id
+        return _planned(conv, readdressed)[1]
 
     def fix(self, conv: Conversation, found: Sequence[Finding]) -> Conversation:
         """The slots in repaired order, with synthesized results where calls had none."""
-        repaired, _ = _planned(conv)
+        repaired, _ = _planned(conv, None)  # as find planned it (else the full plan)
         slots = conv.slots
         if isinstance(repaired, dict):  # every slot stays: results are readdressed
             kept = list(slots)

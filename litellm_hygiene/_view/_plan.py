@@ -12,11 +12,13 @@ model (OpenRouter's ``google/gemini-...``) gets the whole string as the id.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from .._target import TargetModel
 from .._wire._ids import THOUGHT_SEPARATOR
 from .._wire._ids import bare_id as _bare_id
 from .._wire._ids import join_id as _join_id
+from .._wire._ids import result_fields as _result_fields
 from .._wire._ids import split_id as _split_id
 
 __all__ = ["Call", "WirePlan", "wire_plan"]
@@ -84,6 +86,11 @@ class WirePlan:
     def bare_id(raw: str) -> str:
         """An id without the signature LiteLLM carries inside it (``_wire._ids``)."""
         return _bare_id(raw)
+
+    @staticmethod
+    def result_fields(raw: str) -> dict[str, Any]:
+        """A result's id as the neutral model holds it (``_wire._ids``)."""
+        return _result_fields(raw)
 
     @staticmethod
     def join_id(call_id: str, signature: str | None, in_id: bool) -> str:

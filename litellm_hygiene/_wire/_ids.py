@@ -7,9 +7,9 @@ fingerprint and trimming step that meets an id splits and joins it here.
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Any, Final
 
-__all__ = ["THOUGHT_SEPARATOR", "bare_id", "join_id", "split_id"]
+__all__ = ["THOUGHT_SEPARATOR", "bare_id", "join_id", "result_fields", "split_id"]
 
 THOUGHT_SEPARATOR: Final = "__thought__"
 """LiteLLM's separator between a Gemini tool-call id and its thought signature."""
@@ -28,6 +28,17 @@ def bare_id(raw: str) -> str:
     """``split_id(raw)[0]``: the id without its signature, the signature not copied."""
     cut = raw.find(THOUGHT_SEPARATOR)
     return raw[:cut] if cut > 0 else raw
+
+
+def result_fields(raw: str) -> dict[str, Any]:
+    """A tool result's id as given, as the neutral model holds it.
+
+    ``tool_call_id`` without the signature, the signature as ``thought_signature``, and
+    ``signature_in_id`` saying it travelled in the id (so it is written back there).
+    """
+    call_id, signature = split_id(raw)
+    in_id = signature is not None
+    return dict(tool_call_id=call_id, thought_signature=signature, signature_in_id=in_id)
 
 
 def join_id(call_id: str, signature: str | None, in_id: bool) -> str:
