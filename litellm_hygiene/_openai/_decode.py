@@ -39,6 +39,7 @@ __all__ = [
     "lifted_system_prompt",
     "read_stamp",
     "text_signatures_read_back",
+    "tool_call_id_of",
 ]
 
 _CONTENT = ("content",)
@@ -98,7 +99,8 @@ def _decode_user(msg: dict[str, Any], index: int) -> UserMessage:
     )
 
 
-def _decode_tool(msg: dict[str, Any], index: int) -> ToolResultMessage:
+def tool_call_id_of(msg: dict[str, Any], index: int) -> str:
+    """A ``tool`` message's ``tool_call_id``; the decoder's error when it has none."""
     raw_id = msg.get("tool_call_id")
     if "tool_call_id" not in msg:
         raise InvalidMessageError(
@@ -108,6 +110,11 @@ def _decode_tool(msg: dict[str, Any], index: int) -> ToolResultMessage:
         raise InvalidMessageError(
             index, "tool_call_id", f"expected a string, got {type(raw_id).__name__}"
         )
+    return raw_id
+
+
+def _decode_tool(msg: dict[str, Any], index: int) -> ToolResultMessage:
+    raw_id = tool_call_id_of(msg, index)
     fields = _common(msg, ["content", "tool_call_id"])
     name = fields.pop("name", None)
     return construct_unchecked(

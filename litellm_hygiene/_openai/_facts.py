@@ -40,7 +40,7 @@ from .._view._interface import Stamp
 from .._view._plan import Call, WirePlan
 from .._wire._ids import THOUGHT_SEPARATOR
 from .._wire._keys import PROVIDER_FIELDS, RESPONSE_FIELDS, STAMP_KEY
-from ._decode import as_message_dict, read_stamp
+from ._decode import as_message_dict, read_stamp, tool_call_id_of
 from ._parts import DATA_URL
 
 __all__ = ["arguments", "read_facts", "stamp_of", "without_reasoning_facts"]
@@ -255,14 +255,7 @@ def _result(msg: dict[str, Any], index: int, role: str, plan: WirePlan) -> Facts
     raw = msg.get("tool_call_id")
     if role == "tool":
         if type(raw) is not str:
-            if "tool_call_id" not in msg:
-                raise InvalidMessageError(
-                    index, "tool_call_id", "missing: a tool message must name the call it answers"
-                )
-            if not isinstance(raw, str):
-                raise InvalidMessageError(
-                    index, "tool_call_id", f"expected a string, got {type(raw).__name__}"
-                )
+            raw = tool_call_id_of(msg, index)  # a str subclass, or the decoder's error
         cut = raw.find(THOUGHT_SEPARATOR)
         key, sent, given = plan.call(raw, cut)
         flags = SIGNED_ID if cut >= 0 else 0
