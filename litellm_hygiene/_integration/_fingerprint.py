@@ -20,7 +20,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from .._openai._evidence import signature_values
-from .._wire._ids import split_id
+from .._wire._ids import bare_id
 
 __all__ = [
     "fingerprints",
@@ -93,8 +93,8 @@ def _call_ids(calls: list[dict[str, Any]]) -> Iterator[tuple[str, str]]:
         raw = _text(call.get("id"))
         if raw is not None:
             yield "tc", raw
-            head, signature = split_id(raw)
-            if signature is not None:
+            head = bare_id(raw)  # the signature is not copied out
+            if len(head) < len(raw):
                 yield "tc", head
 
 

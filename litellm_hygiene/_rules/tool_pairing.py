@@ -123,15 +123,13 @@ def _in_order(slots: Sequence[Slot]) -> dict[int, Call] | None:
     answered = 0
     for position, slot in enumerate(slots):
         facts = slot.facts
-        result = facts.result
-        if result is not None:
+        if facts.result is not None:
             if answered == len(expected):
                 return None
             call = expected[answered]
-            if result != call[0]:
+            if facts.result != call[0]:
                 return None
-            given = facts.result_raw
-            if given is not None and given != call[2]:  # as _addressed says
+            if not _addressed(facts, call):
                 readdressed[position] = call
             answered += 1
             continue
