@@ -174,6 +174,21 @@ def test_the_wheel_imports_its_extensions_without_the_compiler(wheel_tree: Path)
     assert all(f.startswith(str(wheel_tree)) and f.endswith(suffix) for f in files), files
 
 
+def test_the_records_built_per_problem_are_built_without_a_python_frame(
+    wheel_tree: Path,
+) -> None:
+    # A dataclass's generated __init__ is a Python function even in a compiled class:
+    # the records a request builds by the thousand write theirs out.
+    probe = (
+        "import types\n"
+        "from litellm_hygiene._rules._findings import Change, Finding, Problem\n"
+        "print([isinstance(c.__init__, types.FunctionType) for c in (Change, Finding, Problem)])\n"
+    )
+    done = _run(wheel_tree, "-c", probe)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["[False,", "False,", "False]"]
+
+
 def test_the_rules_tests_pass_on_the_wheel(wheel_tree: Path) -> None:
     done = _run(wheel_tree, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider", *ON_THE_WHEEL)
     assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-2000:]

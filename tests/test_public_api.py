@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+import inspect
 import os
 import subprocess
 import sys
@@ -9,6 +11,7 @@ import sys
 import pytest
 
 import litellm_hygiene
+from litellm_hygiene._rules._findings import Finding
 
 
 def test_all_is_sorted_and_importable() -> None:
@@ -121,3 +124,29 @@ def test_importing_the_core_loads_no_callback_machinery() -> None:
 def test_policies_are_read_only() -> None:
     with pytest.raises(TypeError):
         litellm_hygiene.POLICIES["anthropic"] = litellm_hygiene.POLICIES["openai"]  # type: ignore[index]
+
+
+@pytest.mark.parametrize("record", [litellm_hygiene.Change, Finding])
+def test_the_reports_records_are_dataclasses_whose_init_is_their_fields(record: type) -> None:
+    # Their __init__ is written out (a native one in the compiled build): it must take
+    # exactly the fields, in order, with the fields' defaults.
+    fields = dataclasses.fields(record)
+    params = list(inspect.signature(record).parameters.values())
+    assert [p.name for p in params] == [f.name for f in fields]
+    for param, field in zip(params, fields, strict=True):
+        default = inspect.Parameter.empty if field.default is dataclasses.MISSING else field.default
+        assert param.default is default, field.name
+
+
+def test_a_change_is_built_copied_compared_and_dumped_like_a_dataclass() -> None:
+    change = litellm_hygiene.Change("tool_pairing", 3, "call 'a' has no result")
+    assert change == litellm_hygiene.Change("tool_pairing", 3, "call 'a' has no result")
+    assert hash(change) == hash(litellm_hygiene.Change("tool_pairing", 3, change.detail))
+    assert dataclasses.replace(change, index=4).index == 4
+    assert dataclasses.asdict(litellm_hygiene.Change("tool_call_id")) == {
+        "kind": "tool_call_id",
+        "index": None,
+        "detail": "",
+    }
+    report = litellm_hygiene.TransformReport(changes=(change,))
+    assert litellm_hygiene.TransformReport.model_validate_json(report.model_dump_json()) == report

@@ -223,8 +223,10 @@ class Conversation:
         ctx = self.ctx
         message = slot.message
         # The same test of a declaration for a decoded turn as for a stamp on the wire.
+        # (None first: isinstance against a pydantic model runs its metaclass's check.)
         if (
-            isinstance(message, AssistantMessage)
+            message is not None
+            and isinstance(message, AssistantMessage)
             and message.api is not None
             and message.model is not None
         ):

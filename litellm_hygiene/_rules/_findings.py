@@ -83,9 +83,11 @@ _KEEP: Any = object()
 
 # Finding and Change are records no code changes once built, yet not frozen: a frozen
 # dataclass sets each field through object.__setattr__, which the compiled build cannot
-# make native (0.33 µs a record against 0.1 µs), and a Mistral request builds about
-# 2,000 of them. unsafe_hash keeps them hashable, by value, as frozen ones were.
-@dataclass(slots=True, unsafe_hash=True)
+# make native (0.33 µs a record against 0.03 µs), and a Mistral request builds about
+# 2,000 of them. unsafe_hash keeps them hashable, by value, as frozen ones were. Their
+# __init__ is written out (init=False): the one dataclass writes is a Python function,
+# a frame per record in the compiled build (0.14 µs against 0.035 µs from Python).
+@dataclass(slots=True, unsafe_hash=True, init=False)
 class Finding:
     """What a rule found at one message: its problems, and what its fix will put there.
 
@@ -102,8 +104,15 @@ class Finding:
     problems: tuple[Problem, ...]
     replacement: Any = _KEEP
 
+    def __init__(
+        self, index: int | None, problems: tuple[Problem, ...], replacement: Any = _KEEP
+    ) -> None:
+        self.index = index
+        self.problems = problems
+        self.replacement = replacement
 
-@dataclass(slots=True, unsafe_hash=True)
+
+@dataclass(slots=True, unsafe_hash=True, init=False)
 class Change:
     """One thing the pipeline changed, without message content.
 
@@ -116,3 +125,8 @@ class Change:
     kind: Code
     index: int | None = None
     detail: str = ""
+
+    def __init__(self, kind: Code, index: int | None = None, detail: str = "") -> None:
+        self.kind = kind
+        self.index = index
+        self.detail = detail

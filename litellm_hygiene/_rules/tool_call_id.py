@@ -59,7 +59,7 @@ def _plain_problem(value: str, rule: IdRule) -> tuple[str, str] | None:
     if not value:
         return "id_empty", "empty id"
     if rule.allowed is not None and _charset(rule.allowed).fullmatch(value) is None:
-        return "id_chars", f"id {_shown(value)!r} has characters outside [{rule.allowed}]"
+        return "id_chars", f"id {_quoted(value)} has characters outside [{rule.allowed}]"
     if rule.max_length is not None and len(value) > rule.max_length:
         return "id_too_long", f"id is {len(value)} characters; at most {rule.max_length} allowed"
     if rule.exact_length is not None and len(value) != rule.exact_length:
@@ -218,6 +218,11 @@ def _shown(value: str) -> str:
     return value if len(value) <= _SHOWN else f"{value[:_SHOWN]}..."
 
 
+def _quoted(value: str) -> str:
+    """:func:`_shown` as a reason quotes it (``repr``: compiled, ``!r`` is slow)."""
+    return repr(_shown(value))
+
+
 class ToolCallId(Rule):
     """Rename ids the target would reject, and the results answering them."""
 
@@ -226,35 +231,38 @@ class ToolCallId(Rule):
     def find(self, conv: Conversation) -> list[Finding]:
         """Call ids (as sent) the target rejects or a turn repeats; results likewise."""
         rule = conv.ctx.policy.tool_ids
+        unique = rule.unique_in_request  # else an id may repeat across turns
         check = _checker(conv)
         found: list[Finding] = []
         issued: set[str] = set()
-        # Ids earlier turns sent, where the target wants them unique in the request.
-        earlier: set[str] = set()
+        # Where each id was last sent: the turn being read (twice in it), or an earlier one.
+        sent_at: dict[str, int] = {}
         for index, slot in enumerate(conv.slots):
             facts = slot.facts
-            problems: list[Problem] = []
             if facts.calls:
-                seen: set[str] = set()
+                problems: list[Problem] | None = None
                 for number, (key, sent, raw) in enumerate(facts.calls):
                     issued.add(key)
                     if key.startswith(_FUNCTION) and not raw:
                         continue
                     bad = check.problem(sent)
-                    if bad is not None or sent in seen or sent in earlier:
+                    last = sent_at.get(sent)
+                    twice = last == index
+                    if bad is not None or twice or (unique and last is not None):
                         where = f"tool_calls[{number}].id"
-                        problems.append(_id_problem(bad, sent, rule, where, number, sent in seen))
-                    seen.add(sent)
-                if rule.unique_in_request:
-                    earlier |= seen
+                        if problems is None:
+                            problems = []
+                        problems.append(_id_problem(bad, sent, rule, where, number, twice))
+                    sent_at[sent] = index
+                if problems is not None:
+                    found.append(Finding(index, tuple(problems)))
             elif facts.result_id is not None and facts.result not in issued:
                 # A result that answers a call is renamed with it: only a result no
                 # call issued has an id of its own to fix.
                 bad = check.problem(facts.result_id)
                 if bad is not None:
-                    problems.append(_worded(bad, facts.result_id, rule, "tool_call_id", None))
-            if problems:
-                found.append(Finding(index, tuple(problems)))
+                    problem = _worded(bad, facts.result_id, rule, "tool_call_id", None)
+                    found.append(Finding(index, (problem,)))
         return found
 
     def fix(self, conv: Conversation, found: Sequence[Finding]) -> Conversation:
@@ -269,7 +277,7 @@ def _id_problem(
     if bad is not None:
         return _worded(bad, sent, rule, where, number)
     used = "two calls of this message" if twice else "a call of an earlier turn"
-    reason = f"id {_shown(sent)!r} is used by {used}"
+    reason = f"id {_quoted(sent)} is used by {used}"
     return Problem(where, reason, "id_collision", call=number, values={"id": _shown(sent)})
 
 
