@@ -52,7 +52,7 @@ def _copy_deep(value: dict[str, Any] | list[Any]) -> Any:
         source, target = work.pop()
         items = source.items() if isinstance(source, dict) else enumerate(source)
         for key, item in items:
-            if isinstance(item, dict | list):
+            if isinstance(item, dict) or isinstance(item, list):
                 item_copy: Any = {} if isinstance(item, dict) else []
                 work.append((item, item_copy))
                 item = item_copy

@@ -9,6 +9,7 @@ the tests of the rules, the wire reader and the pipeline run again on its extens
 
 from __future__ import annotations
 
+import ast
 import importlib
 import importlib.metadata
 import importlib.util
@@ -87,6 +88,65 @@ def test_every_rule_module_is_compiled_and_none_defines_a_pydantic_model() -> No
                 continue  # imported, not defined here
             assert not issubclass(value, pydantic.BaseModel), (name, value)
             assert not pydantic.dataclasses.is_pydantic_dataclass(value), (name, value)
+
+
+def _slow_when_compiled(tree: ast.AST) -> list[str]:
+    """Constructs mypyc compiles to a slow generic path, found in one module.
+
+    ``isinstance(x, A | B)`` builds the union at every call; an f-string with a
+    conversion or a format spec formats every one of its fields through ``str.format``.
+    A ``__repr__`` may use them (it is not on a request's path).
+    """
+    found: list[str] = []
+    reprs = {
+        id(node)
+        for function in ast.walk(tree)
+        if isinstance(function, ast.FunctionDef) and function.name == "__repr__"
+        for node in ast.walk(function)
+    }
+    for node in ast.walk(tree):
+        if id(node) in reprs:
+            continue
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name)
+            and node.func.id == "isinstance"
+            and len(node.args) == 2
+            and isinstance(node.args[1], ast.BinOp)
+            and isinstance(node.args[1].op, ast.BitOr)
+        ):
+            found.append(f"line {node.lineno}: isinstance against a union")
+        if isinstance(node, ast.FormattedValue) and (
+            node.conversion != -1 or node.format_spec is not None
+        ):
+            found.append(f"line {node.lineno}: an f-string field with a conversion or spec")
+    return found
+
+
+def test_the_compiled_modules_avoid_what_mypyc_leaves_slow() -> None:
+    slow = {
+        name: found
+        for name in hook.sources()
+        if (found := _slow_when_compiled(ast.parse((ROOT / name).read_text())))
+    }
+    # image_payload words sizes with format specs, once per oversized image.
+    assert slow.keys() <= {"litellm_hygiene/_rules/image_payload.py"}, slow
+
+
+@pytest.mark.parametrize(
+    ("source", "found"),
+    [
+        ("isinstance(x, int | str)", 1),
+        ("isinstance(x, (int, str))", 0),
+        ("isinstance(x, int) or isinstance(x, str)", 0),
+        ("f'{x!r}'", 1),
+        ("f'{x:.1f}'", 1),
+        ("f'{x} {y[:3]}'", 0),
+        ("class A:\n    def __repr__(self):\n        return f'{self.x!r}'", 0),
+    ],
+)
+def test_the_slow_constructs_are_found(source: str, found: int) -> None:
+    assert len(_slow_when_compiled(ast.parse(source))) == found
 
 
 def test_a_listed_module_that_is_gone_fails_the_build(monkeypatch: pytest.MonkeyPatch) -> None:

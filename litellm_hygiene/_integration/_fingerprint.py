@@ -56,7 +56,7 @@ def _as_dict(message: Any) -> dict[str, Any] | None:
 
 
 def _dicts(value: Any) -> list[dict[str, Any]]:
-    if isinstance(value, list | tuple):
+    if isinstance(value, list) or isinstance(value, tuple):
         return [item for item in value if isinstance(item, dict)]
     return []
 
@@ -72,7 +72,7 @@ def _content_text(content: Any) -> str | None:
     """
     if isinstance(content, str):
         text = content
-    elif isinstance(content, list | tuple):
+    elif isinstance(content, list) or isinstance(content, tuple):
         text = "".join(
             part["text"]
             for part in _dicts(content)

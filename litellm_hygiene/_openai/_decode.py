@@ -397,13 +397,13 @@ def from_openai(messages: Sequence[Any], tools: Sequence[Any] | None = None) -> 
         InvalidMessageError: A message cannot be read (names its index and field).
         ConfigurationError: ``messages`` or ``tools`` is not a list.
     """
-    if not isinstance(messages, list | tuple):
+    if not isinstance(messages, list) and not isinstance(messages, tuple):
         raise ConfigurationError(f"messages must be a list, got {type(messages).__name__}")
     decoded = [decode_message(m, i) for i, m in enumerate(messages)]
     system_prompt = lifted_system_prompt(messages)
     if system_prompt is not None:
         decoded = decoded[1:]
-    if tools is not None and not isinstance(tools, list | tuple):
+    if tools is not None and not isinstance(tools, list) and not isinstance(tools, tuple):
         raise ConfigurationError(f"tools must be a list, got {type(tools).__name__}")
     definitions = tuple(_decode_tool_definition(t, i) for i, t in enumerate(tools or ()))
     return construct_unchecked(

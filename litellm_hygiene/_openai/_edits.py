@@ -34,6 +34,7 @@ __all__ = [
     "PlainTurn",
     "plain_fields",
     "plain_turn",
+    "unstamped",
     "with_ids",
     "with_keys_removed",
     "with_reasoning",
@@ -44,6 +45,7 @@ _KEYS: Final = frozenset(
     {"role", "content", "tool_calls", "thinking_blocks", "reasoning_content", _PSF, STAMP_KEY}
 )
 """Keys a plain turn may have: what the decoder lifts, and what passes through as it is."""
+_STAMP: Final = frozenset({STAMP_KEY})
 _NEW: Final = tuple.__new__
 """Builds a named tuple without its Python layer (a frame per turn otherwise)."""
 
@@ -209,6 +211,11 @@ def with_keys_removed(raw: Mapping[str, Any], keys: frozenset[str]) -> dict[str,
     for key in keys:
         out.pop(key, None)
     return out
+
+
+def unstamped(raw: Any) -> dict[str, Any]:
+    """A shallow copy without the stamp key; its values are the caller's own."""
+    return with_keys_removed(as_message_dict(raw, 0), _STAMP)
 
 
 def with_ids(raw: Any, calls: Mapping[int, str], result: str | None) -> dict[str, Any]:

@@ -95,7 +95,7 @@ def _split_assistant(message: AssistantMessage) -> dict[str, list[Any]]:
         elif isinstance(block, ToolCall):
             legacy = block.origin == "function_call" and not block.id
             fields["function_call" if legacy else "tool_calls"].append(block)
-        elif isinstance(block, TextContent | OpaqueContent):
+        elif isinstance(block, TextContent) or isinstance(block, OpaqueContent):
             fields["content"].append(block)
         else:
             assert_never(block)

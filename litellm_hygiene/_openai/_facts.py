@@ -119,7 +119,7 @@ def _arguments_ok(function: Mapping[str, Any], index: int, where: str) -> None:
     if "arguments" not in function:
         raise InvalidMessageError(index, f"{where}.arguments", "missing")
     value = function["arguments"]
-    if not isinstance(value, str | dict):
+    if not isinstance(value, str) and not isinstance(value, dict):
         raise InvalidMessageError(
             index, f"{where}.arguments", f"expected a JSON string, got {type(value).__name__}"
         )

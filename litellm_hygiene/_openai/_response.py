@@ -73,7 +73,8 @@ def _stop_reason(finish: Any) -> tuple[StopReason | None, tuple[Diagnostic, ...]
     reason = STOP_REASONS.get(str(finish))
     if reason is not None:
         return reason, ()
-    note = Diagnostic(code="unmapped_finish_reason", message=f"finish_reason {finish!r}")
+    shown = repr(finish)
+    note = Diagnostic(code="unmapped_finish_reason", message=f"finish_reason {shown}")
     return "stop", (note,)
 
 

@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import Final
 
-from .._wire._keys import STAMP_KEY
-from ._decode import as_message_dict, decode_message, text_signatures_read_back
-from ._edits import plain_fields, plain_turn, with_ids, with_keys_removed, with_reasoning
+from ._decode import decode_message, text_signatures_read_back
+from ._edits import (
+    plain_fields,
+    plain_turn,
+    unstamped,
+    with_ids,
+    with_keys_removed,
+    with_reasoning,
+)
 from ._encode import encode_message
 from ._evidence import evidence, signatures
 from ._facts import arguments, read_facts, stamp_of
@@ -15,8 +21,6 @@ from ._parts import is_plain_text
 from ._tools import writes_fields
 
 __all__ = ["OPENAI", "OpenAIWire"]
-
-_STAMP: Final = frozenset({STAMP_KEY})
 
 
 class OpenAIWire:
@@ -43,11 +47,7 @@ class OpenAIWire:
     is_plain_text = staticmethod(is_plain_text)
     writes_fields = staticmethod(writes_fields)
     with_ids = staticmethod(with_ids)
-
-    @staticmethod
-    def unstamped(raw: Any) -> Any:
-        """A shallow copy without the stamp key; its values are the caller's own."""
-        return with_keys_removed(as_message_dict(raw, 0), _STAMP)
+    unstamped = staticmethod(unstamped)
 
 
 OPENAI: Final = OpenAIWire()

@@ -102,7 +102,7 @@ def _merge_assistants(
     signed = any(isinstance(b, TextContent) and b.text_signature for b in content)
     if _plain_string(first, wire) and _plain_string(second, wire) and not signed:
         form = "string"
-    elif any(isinstance(b, TextContent | OpaqueContent) for b in content):
+    elif any(isinstance(b, TextContent) or isinstance(b, OpaqueContent) for b in content):
         form = "list"
     else:
         form = "null"

@@ -85,7 +85,8 @@ def _last_user(conv: Conversation, index: int) -> bool:
 def _has_parts(blocks: Any) -> bool:
     """Whether any block travels in ``content`` (thinking parts included)."""
     return any(
-        isinstance(b, TextContent | OpaqueContent)
+        isinstance(b, TextContent)
+        or isinstance(b, OpaqueContent)
         or (isinstance(b, ThinkingContent) and b.origin == "content")
         for b in blocks
     )

@@ -109,7 +109,7 @@ def _image_sites(conv: Conversation) -> list[_Site]:
         if not slot.facts.flags & IMAGES:
             continue
         message = conv.message(index)
-        if not isinstance(message, UserMessage | ToolResultMessage):
+        if not isinstance(message, UserMessage) and not isinstance(message, ToolResultMessage):
             continue
         tool_result = isinstance(message, ToolResultMessage)
         sites += [
@@ -286,7 +286,7 @@ class ImagePayload(Rule):
         slots: list[Slot] = list(conv.slots)
         for index, blocks in by_message.items():
             message = conv.message(index)
-            assert isinstance(message, UserMessage | ToolResultMessage)
+            assert isinstance(message, UserMessage) or isinstance(message, ToolResultMessage)
             content = tuple(blocks.get(p, b) for p, b in enumerate(message.content))
             slots[index] = conv.slot_for(
                 copy_unchecked(message, content=content), like=slots[index]

@@ -57,7 +57,7 @@ class ImageUnsupported(MessageRule):
 
     def repair(self, conv: Conversation, index: int, message: Message) -> Repair:
         """Each run of images becomes one placeholder."""
-        if not isinstance(message, UserMessage | ToolResultMessage):
+        if not isinstance(message, UserMessage) and not isinstance(message, ToolResultMessage):
             return message, []
         tool_result = isinstance(message, ToolResultMessage)
         out: list[Any] = []

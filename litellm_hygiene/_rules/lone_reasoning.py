@@ -27,7 +27,7 @@ __all__ = ["LoneReasoning"]
 
 def _answers(block: object) -> bool:
     """A block LiteLLM writes as an item that can follow reasoning."""
-    if isinstance(block, ToolCall | OpaqueContent):
+    if isinstance(block, ToolCall) or isinstance(block, OpaqueContent):
         return True
     return isinstance(block, TextContent) and bool(block.text.strip())
 
