@@ -245,6 +245,19 @@ stamps = st.sampled_from(
 )
 
 
+verbatim_keys: st.SearchStrategy[dict[str, Any]] = st.sampled_from(
+    [
+        {"reasoning_items": []},
+        {"thinking_blocks": []},
+        {"provider_specific_fields": {"citations": None}},
+        {"provider_specific_fields": {}},
+    ]
+)
+"""Response-only keys the decoder keeps as they are, on a turn the rules may drop whole
+(empty thinking, blank text) or merge into the next: what a merge builds must be what
+the rules ahead of it leave."""
+
+
 @st.composite
 def agent_turn(draw: st.DrawFn) -> list[dict[str, Any]]:
     """One exchange: a user turn, an assistant turn with calls, and (most of) its results."""
@@ -266,6 +279,8 @@ def agent_turn(draw: st.DrawFn) -> list[dict[str, Any]]:
         turn["thinking_blocks"] = [
             {"type": "thinking", "thinking": draw(edge_text), "signature": draw(signatures)}
         ]
+    if not draw(st.integers(0, 3)):
+        turn.update(draw(verbatim_keys))
     if draw(st.booleans()):
         turn[STAMP_KEY] = draw(stamps)
     out.append(turn)
@@ -282,9 +297,34 @@ def _other_forms(call_id: str) -> list[str]:
     return [bare] if bare != call_id else [f"{call_id}__thought__c2ln"]
 
 
-agent_transcripts = st.lists(agent_turn(), max_size=4).map(
-    lambda turns: [message for turn in turns for message in turn]
-)
+@st.composite
+def droppable_turn(draw: st.DrawFn) -> list[dict[str, Any]]:
+    """An assistant turn of nothing a target keeps but response-only keys, then another.
+
+    Blank text, empty thinking (signed or not), keys the decoder keeps as they are: the
+    rules drop such a turn, or merge it into the assistant turn that follows (an
+    exchange without its user turn, mostly).
+    """
+    turn: dict[str, Any] = {"role": "assistant", "content": draw(st.sampled_from(["", " ", None]))}
+    if draw(st.integers(0, 3)):
+        thinking = draw(st.sampled_from(["", "", " ", "a"]))
+        signature = draw(st.sampled_from(["", "c2ln", "msg_01abc"]) | st.none())
+        block = {"type": "thinking", "thinking": thinking}
+        if signature is not None:
+            block["signature"] = signature
+        turn["thinking_blocks"] = [block]
+    turn.update(draw(verbatim_keys))
+    if draw(st.booleans()):
+        turn[STAMP_KEY] = draw(stamps)
+    following = draw(agent_turn())
+    if following[0]["role"] == "user" and draw(st.integers(0, 3)):
+        following = following[1:]
+    return [turn, *following]
+
+
+agent_transcripts = st.lists(
+    st.one_of(agent_turn(), agent_turn(), agent_turn(), droppable_turn()), max_size=4
+).map(lambda turns: [message for turn in turns for message in turn])
 
 
 # -- targeted: Gemini's answers as LiteLLM returns them, unstamped ------------------------

@@ -449,3 +449,34 @@ def test_a_signed_blank_part_unsigned_by_a_merge_goes_as_empty_text_goes() -> No
         {"type": "text", "text": "a"},
         {"type": "text", "text": "b", "cache_control": {"type": "ephemeral"}},
     ]
+
+
+@pytest.mark.parametrize("kept", [{"reasoning_items": []}, {"thinking_blocks": []}])
+@pytest.mark.parametrize(
+    "model", ["bedrock/converse/us.anthropic.claude-3-7-sonnet-20250219-v1:0", "gpt-4o"]
+)
+def test_a_turn_the_rules_would_drop_merged_into_the_next_leaves_its_response_keys(
+    model: str, kept: dict[str, Any]
+) -> None:
+    """Found by the property tests: the output was not a fixed point.
+
+    A turn of empty thinking and an empty response-only list (kept as it is by the
+    decoder) follows its own model's turn with a call; merged, the rules ahead of the
+    merge dropped the thinking but the merge took the first turn's keys as they were,
+    and the next run removed the list.
+    """
+    messages = [
+        {"role": "user", "content": "q"},
+        {
+            "role": "assistant",
+            "content": "",
+            "thinking_blocks": [{"type": "thinking", "thinking": "", "signature": ""}],
+            **kept,
+        },
+        {"role": "assistant", "content": None, "tool_calls": [_call("call_0000")]},
+        {"role": "tool", "tool_call_id": "call_0000", "content": "r"},
+    ]
+    out = _checked(model, messages)
+    merged = [m for m in out if m["role"] == "assistant"]
+    assert len(merged) == 1 or model == "gpt-4o"
+    assert all(kept.keys().isdisjoint(m) for m in merged)

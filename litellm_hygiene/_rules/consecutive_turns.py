@@ -90,11 +90,17 @@ def _merge_assistants(
     if read_back is not None:
         content, psf = read_back
     # A blank text kept only while signed may have lost its signature here (or to
-    # as_foreign): the turn so far goes through the message rules ahead, which drop it
-    # as they would have (marker and all).
-    so_far = copy_unchecked(first, content=content, content_form="list")
+    # as_foreign): the turn so far, with both turns' keys, goes through the message
+    # rules ahead, which drop it as they would have (marker and all), and whatever else
+    # of it they would (a response-only key of a turn as_foreign kept as it was): the
+    # merged turn is what they leave, or the next run would find it.
+    extra = {**second.extra, **first.extra}
+    so_far = copy_unchecked(
+        first, content=content, content_form="list", extra=extra, provider_specific_fields=psf
+    )
     ahead = settled(conv, so_far, _CODE, replayable=replayable)
     assert ahead is None or isinstance(ahead, AssistantMessage)
+    kept = so_far if ahead is None else ahead
     content = () if ahead is None else ahead.content
     content = _kept(content, wire)
     # Texts become one string only when no signature rides on either: a Gemini text
@@ -109,15 +115,7 @@ def _merge_assistants(
     if form == "string":
         text = _joined_text([b.text for b in content if isinstance(b, TextContent)])
         content = (construct_unchecked(TextContent, text=text),)
-    extra = {**second.extra, **first.extra}
-    return copy_unchecked(
-        first,
-        content=content,
-        content_form=form,
-        extra=extra,
-        stamped=False,
-        provider_specific_fields=psf,
-    )
+    return copy_unchecked(kept, content=content, content_form=form, stamped=False)
 
 
 def _merges(ctx: RuleContext, previous: str | None, role: str) -> bool:
