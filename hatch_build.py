@@ -31,6 +31,10 @@ ROOT = Path(__file__).resolve().parent
 PACKAGE = "litellm_hygiene"
 
 COMPILED: tuple[str, ...] = (
+    "_anthropic/_chat.py",
+    "_anthropic/_decode.py",
+    "_anthropic/_encode.py",
+    "_anthropic/_quick.py",
     "_openai/_decode.py",
     "_openai/_edits.py",
     "_openai/_encode.py",
@@ -47,12 +51,18 @@ COMPILED: tuple[str, ...] = (
     "_build.py",
     "_executor.py",
     "_integration/_fingerprint.py",
+    "_responses/_chat.py",
+    "_responses/_decode.py",
+    "_responses/_encode.py",
+    "_responses/_parts.py",
+    "_responses/_quick.py",
     "_signatures.py",
 )
 """The modules compiled (globs relative to the package): the wire reader and editor,
-every rule and the interface they read through (``_view``, ``_wire``), and the
-provenance lookup's fingerprints (``_openai/_wire.py`` is a table of those functions:
-compiled, it would gain nothing). None defines a pydantic model (mypyc compiles a class
+every rule and the interface they read through (``_view``, ``_wire``), the readers and
+writers of the coding agents' request shapes (``_anthropic``, ``_responses``), and the
+provenance lookup's fingerprints (the wires' tables of functions, ``_wire.py``, gain
+nothing compiled). None defines a pydantic model (mypyc compiles a class
 into a native one, which pydantic cannot build on); an interpreted class cannot subclass
 a compiled one, so every rule module is compiled with the rules' base."""
 

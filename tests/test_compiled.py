@@ -31,7 +31,8 @@ ROOT = Path(__file__).resolve().parent.parent
 
 # The tests of what is compiled: the rules one by one and as properties, the wire
 # reader and editor, the validator, the hot path against the full pipeline, images,
-# the bodies LiteLLM sends, the fuzz campaign, and the callback (fingerprints).
+# the bodies LiteLLM sends, the fuzz campaign, the callback (fingerprints), and the
+# coding agents' request shapes and routes.
 ON_THE_WHEEL = (
     "tests/test_one_rule_cases.py",
     "tests/test_rules_properties.py",
@@ -44,6 +45,11 @@ ON_THE_WHEEL = (
     "tests/test_accepted_requests.py",
     "tests/test_fuzz.py",
     "tests/test_callback.py",
+    "tests/test_anthropic_shape.py",
+    "tests/test_anthropic_rules_properties.py",
+    "tests/test_messages_route.py",
+    "tests/test_responses_shape.py",
+    "tests/test_responses_route.py",
 )
 
 

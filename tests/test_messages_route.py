@@ -13,6 +13,7 @@ import asyncio
 import copy
 from collections import Counter
 from collections.abc import Iterator
+from types import SimpleNamespace
 from typing import Any
 
 import litellm
@@ -22,6 +23,7 @@ from litellm.exceptions import BadRequestError
 from litellm.litellm_core_utils.core_helpers import map_finish_reason
 
 from litellm_hygiene import HygieneCallback
+from litellm_hygiene._anthropic import _chat as anthropic_chat
 from litellm_hygiene._integration._fingerprint import lookup_keys
 from litellm_hygiene._integration._metadata import REPORT_KEY, SUMMARY_KEY
 from litellm_hygiene._integration._shapes import anthropic_answer
@@ -508,11 +510,19 @@ async def test_a_failure_writing_the_request_back_sends_it_unchanged(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """Writing a changed request back in its shape happens where hygiene fails open."""
+    read = anthropic_chat.read_as_chat
 
-    def broken(context: Any) -> Any:
-        raise RuntimeError("no")
+    def unwritable(messages: Any, system: Any) -> Any:
+        chat = read(messages, system)
 
-    monkeypatch.setattr("litellm_hygiene._anthropic._chat.to_anthropic", broken)
+        def broken(messages: Any) -> Any:
+            raise RuntimeError("no")
+
+        return SimpleNamespace(messages=chat.messages, written=broken)
+
+    # The integration reads the shape through the module (its own functions, compiled,
+    # call each other directly: patching one of them would change nothing there).
+    monkeypatch.setattr(anthropic_chat, "read_as_chat", unwritable)
     hygiene = HygieneCallback(provenance_store="none")
     kwargs = {
         "model": CLAUDE,

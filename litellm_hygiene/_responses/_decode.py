@@ -256,7 +256,7 @@ def _turn(blocks: _Blocks) -> AssistantMessage:
     Its ``content_form`` only shapes the chat form the rules read: ``null`` beside
     calls and reasoning alone (as LiteLLM writes a turn of calls), ``list`` otherwise.
     """
-    parts = any(isinstance(b, TextContent | OpaqueContent) for b in blocks)
+    parts = any(isinstance(b, TextContent) or isinstance(b, OpaqueContent) for b in blocks)
     return construct_unchecked(
         AssistantMessage, content=tuple(blocks), content_form="list" if parts else "null"
     )
@@ -304,7 +304,7 @@ def from_responses(input: str | Sequence[Any], instructions: Any = None) -> Cont
         messages: tuple[Message, ...] = (
             construct_unchecked(UserMessage, content=(text,), content_form="string"),
         )
-    elif isinstance(input, list | tuple):
+    elif isinstance(input, list) or isinstance(input, tuple):
         messages = _read_items(input)
     else:
         raise ConfigurationError(f"input must be a string or a list, got {_kind(input)}")
