@@ -34,6 +34,7 @@ COMPILED: tuple[str, ...] = (
     "_anthropic/_chat.py",
     "_anthropic/_decode.py",
     "_anthropic/_encode.py",
+    "_anthropic/_native.py",
     "_anthropic/_quick.py",
     "_openai/_decode.py",
     "_openai/_edits.py",

@@ -7,7 +7,7 @@ import re
 from collections.abc import Callable
 from typing import Any, Final
 
-__all__ = ["INVALID", "copy_dict", "copy_json", "decode_arguments", "loads"]
+__all__ = ["INVALID", "copy_dict", "copy_json", "decode_arguments", "encode_arguments", "loads"]
 
 _CLOSERS = {"{": "}", "[": "]"}
 _MAX_REPAIR_ATTEMPTS = 64
@@ -61,6 +61,16 @@ def _copy_deep(value: dict[str, Any] | list[Any]) -> Any:
             else:
                 target.append(item)
     return root
+
+
+_ENCODER: Final = json.JSONEncoder(ensure_ascii=False)
+"""``json.dumps(value, ensure_ascii=False)``, built once (``dumps`` builds an encoder per
+call for any argument not its default)."""
+
+
+def encode_arguments(value: Any) -> str:
+    """A call's arguments as the ``arguments`` string of the chat shape: JSON, not ASCII-escaped."""
+    return _ENCODER.encode(value)
 
 
 def decode_arguments(text: str) -> dict[str, Any]:

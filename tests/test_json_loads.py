@@ -1,4 +1,5 @@
-"""``loads`` (the JSON check run on every tool call's arguments) agrees with json.loads."""
+"""``loads`` (the JSON check run on every tool call's arguments) agrees with json.loads, and
+``encode_arguments`` (every call written in the chat shape) with json.dumps."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from litellm_hygiene._json import INVALID, loads
+from litellm_hygiene._json import INVALID, encode_arguments, loads
 from litellm_hygiene._rules._memo import LIMIT
 from litellm_hygiene._rules.tool_arguments import _OBJECTS, valid_arguments
 
@@ -92,3 +93,14 @@ def test_valid_arguments_memory_is_bounded() -> None:
     assert valid_arguments({"already": "an object"})
     assert not valid_arguments(7)
     assert not valid_arguments('{"cut": ')
+
+
+@SETTINGS
+@given(value=_JSON | st.dictionaries(st.text(), _JSON, max_size=4))
+def test_arguments_are_written_as_json_dumps_writes_them(value: Any) -> None:
+    assert encode_arguments(value) == json.dumps(value, ensure_ascii=False)
+
+
+@pytest.mark.parametrize("value", [{"é": "ü\u2028"}, {"nan": math.inf}, {"k": [1, {"x": None}]}])
+def test_arguments_keep_non_ascii_text_and_what_json_dumps_accepts(value: Any) -> None:
+    assert encode_arguments(value) == json.dumps(value, ensure_ascii=False)

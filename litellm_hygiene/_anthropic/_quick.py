@@ -12,10 +12,10 @@ message goes the long way. ``tests/test_anthropic_shape.py`` holds the two equal
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator, Sequence
 from typing import Any, Final
 
+from .._json import encode_arguments
 from .._wire._ids import THOUGHT_SEPARATOR
 
 __all__ = ["quick_assistant", "quick_chat", "quick_system", "quick_user"]
@@ -82,7 +82,7 @@ def _call(block: dict[str, Any]) -> dict[str, Any] | None:
         return None
     if THOUGHT_SEPARATOR in call_id:
         return None
-    function = {"name": name, "arguments": json.dumps(arguments, ensure_ascii=False)}
+    function = {"name": name, "arguments": encode_arguments(arguments)}
     return {"id": call_id, "type": "function", "function": function}
 
 

@@ -9,13 +9,12 @@ encoder writes it back to the same places, or to none once a pass has dropped it
 
 from __future__ import annotations
 
-import json
 from typing import Any, cast
 
 from .._build import construct_unchecked
 from .._content import SignatureSite, ToolCall
 from .._errors import InvalidMessageError
-from .._json import copy_dict, copy_json, decode_arguments
+from .._json import copy_dict, copy_json, decode_arguments, encode_arguments
 from .._wire._ids import THOUGHT_SEPARATOR, join_id, split_id
 from .._wire._keys import PROVIDER_FIELDS, THOUGHT_SIGNATURE
 
@@ -202,7 +201,7 @@ def encode_function_call(call: ToolCall) -> dict[str, Any]:
     if call.raw_arguments is not None:
         out["arguments"] = call.raw_arguments
     elif out.get("arguments") != call.arguments:
-        out["arguments"] = json.dumps(call.arguments, ensure_ascii=False)
+        out["arguments"] = encode_arguments(call.arguments)
     return out
 
 

@@ -30,7 +30,6 @@ item), a result's ``tool_name``, ``is_error`` and ``synthesized``, a message's `
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from typing_extensions import assert_never
@@ -38,7 +37,7 @@ from typing_extensions import assert_never
 from .._build import copy_unchecked
 from .._content import OpaqueContent, TextContent, ThinkingContent, ToolCall
 from .._errors import ConfigurationError
-from .._json import copy_dict, copy_json
+from .._json import copy_dict, copy_json, encode_arguments
 from .._messages import (
     AssistantMessage,
     Context,
@@ -89,7 +88,7 @@ def _function_call(call: ToolCall) -> dict[str, Any]:
     if call.raw_arguments is not None:
         out["arguments"] = call.raw_arguments
     else:
-        out["arguments"] = json.dumps(call.arguments, ensure_ascii=False)
+        out["arguments"] = encode_arguments(call.arguments)
     chat = encode_tool_call(call)
     if _PSF in chat:  # a call's own provider fields are the item's (other keys: chat's)
         out[_PSF] = chat[_PSF]
