@@ -900,6 +900,48 @@ def test_a_codex_sessions_plain_items_are_read_without_decoding() -> None:
     assert chat.written(chat.messages) == (items, "Be brief.")
 
 
+def _codex_call(draw: Any, turn: int) -> dict[str, Any]:
+    """A function call item as Codex sends one, or a Gemini session bridged by LiteLLM."""
+    call_id = f"call_{turn}"
+    # A Gemini session bridged by LiteLLM: the signature in the id, its provider
+    # fields, or both (disagreeing, now and then).
+    signed = draw(st.sampled_from([None, None, "id", "fields", "both", "disagree"]))
+    if signed in ("id", "both", "disagree"):
+        call_id = f"{call_id}__thought__c2ln"
+    call: dict[str, Any] = {"type": "function_call", "call_id": call_id}
+    call |= {"name": "shell", "arguments": draw(st.sampled_from(["{}", '{"a": 1}', "{bad"]))}
+    if draw(st.booleans()):
+        call["id"] = f"fc_{turn}"
+    if draw(st.booleans()):
+        call["status"] = "completed"
+    if signed in ("fields", "both", "disagree"):
+        other = "b3RoZXI=" if signed == "disagree" else "c2ln"
+        call["provider_specific_fields"] = {"thought_signature": other}
+    if draw(st.integers(0, 9)) == 0:  # almost: what the quick way leaves to the long one
+        call["provider_specific_fields"] = draw(st.sampled_from(["c2ln", None, [1]]))
+    return call
+
+
+def test_written_back_the_messages_no_rule_changed_are_the_callers_own_items() -> None:
+    signed = "call_1__thought__c2ln"
+    items: list[dict[str, Any]] = [
+        {"role": "user", "content": "go"},
+        {"type": "reasoning", "summary": [{"type": "summary_text", "text": "plan"}]},
+        {"type": "function_call", "call_id": signed, "name": "f", "arguments": "{}"},
+        {"type": "function_call_output", "call_id": signed, "output": "ok"},
+        {"role": "user", "content": "next"},
+    ]
+    chat = read_as_chat(items, None)
+    assert not chat.read  # a Gemini session's signed calls are read the quick way
+    changed = [dict(m) if m["role"] == "tool" else m for m in chat.messages]
+    changed[2]["content"] = "changed"
+    written, _ = chat.written(changed)
+    assert isinstance(written, list) and len(written) == len(items)
+    kept = [0, 1, 2, 4]
+    assert all(written[i] is items[i] for i in kept)
+    assert written[3] == {**items[3], "output": "changed"} and written[3] is not items[3]
+
+
 @st.composite
 def codex_sessions(draw: Any) -> tuple[list[dict[str, Any]], Any]:
     """Codex's own items (the quick way's), and now and then one that is not quite."""
@@ -920,15 +962,8 @@ def codex_sessions(draw: Any) -> tuple[list[dict[str, Any]], Any]:
         if draw(st.booleans()):
             reasoning["encrypted_content"] = "gAAAA" + str(turn)
         items.append(reasoning)
-        call_id = f"call_{turn}"
-        call: dict[str, Any] = {"type": "function_call", "call_id": call_id}
-        call |= {"name": "shell", "arguments": draw(st.sampled_from(["{}", '{"a": 1}', "{bad"]))}
-        if draw(st.booleans()):
-            call["id"] = f"fc_{turn}"
-        if draw(st.booleans()):
-            call["status"] = "completed"
-        if draw(st.integers(0, 9)) == 0:  # almost: what the quick way leaves to the long one
-            call["provider_specific_fields"] = {"thought_signature": "c2ln"}
+        call = _codex_call(draw, turn)
+        call_id = call["call_id"]
         items.append(call)
         output: dict[str, Any] = {"type": "function_call_output", "call_id": call_id}
         output["output"] = draw(st.sampled_from(["ok", ""]))

@@ -19,7 +19,7 @@ from .._openai._decode import decode_message
 from .._openai._encode import encode_message
 from .._target import TargetModel
 from ._decode import from_responses
-from ._encode import to_responses
+from ._encode import encode_items, with_items
 from ._quick import quick_items
 
 __all__ = ["ResponsesChat", "native_model", "read_as_chat"]
@@ -47,17 +47,24 @@ class ResponsesChat:
     items: Any
 
     def written(self, messages: Sequence[Any]) -> tuple[str | list[dict[str, Any]], Any]:
-        """``(input, instructions)`` for the chat messages to send."""
-        neutral = tuple(self._neutral(message, index) for index, message in enumerate(messages))
-        return to_responses(self.context.model_copy(update={"messages": neutral}))
+        """``(input, instructions)`` for the chat messages to send.
+
+        A message read the quick way and left as it was goes back as the items it was
+        read from, the caller's own (what decoding and writing them would give again).
+        """
+        items: list[dict[str, Any]] = []
+        for index, message in enumerate(messages):
+            span = self.spans.get(id(message))
+            if span is not None:
+                items += self.items[span[0] : span[1]]
+            else:
+                items += encode_items(self._neutral(message, index))
+        return with_items(self.context, items)
 
     def _neutral(self, message: Any, index: int) -> Message:
         found = self.read.get(id(message))
         if found is not None:
             return found
-        span = self.spans.get(id(message))
-        if span is not None:  # one neutral message, whatever the items it spans
-            return from_responses(self.items[span[0] : span[1]]).messages[0]
         return _reasoning_before_each(decode_message(message, index))
 
 

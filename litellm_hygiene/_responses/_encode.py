@@ -56,7 +56,7 @@ from ._parts import encode_content, encode_part
 
 _PSF = PROVIDER_FIELDS
 
-__all__ = ["encode_items", "to_responses"]
+__all__ = ["encode_items", "to_responses", "with_items"]
 
 
 def _keys(out: dict[str, Any], extra: dict[str, Any]) -> dict[str, Any]:
@@ -211,7 +211,16 @@ def to_responses(context: Context) -> tuple[str | list[dict[str, Any]], Any]:
         ConfigurationError: The context has both ``instruction_items`` and a
             ``system_prompt``.
     """
-    items = [item for message in context.messages for item in encode_items(message)]
+    return with_items(context, [item for m in context.messages for item in encode_items(m)])
+
+
+def with_items(
+    context: Context, items: list[dict[str, Any]]
+) -> tuple[str | list[dict[str, Any]], Any]:
+    """:func:`to_responses` of ``context`` whose messages are written as ``items``.
+
+    For a writer that has some messages' items already (the caller's own, unchanged).
+    """
     instructions = _instructions(context)
     if context.input_as_string and len(items) == 1:
         only = items[0]

@@ -2,7 +2,8 @@
 
 As ``_anthropic._quick`` does for Claude Code: most of a Codex request is a few kinds of
 plain items (user messages of text, reasoning with a summary and encrypted content,
-function calls, their text outputs, assistant messages of text). Their chat form is
+function calls (Gemini's signed ones too, as LiteLLM bridges a Gemini session), their
+text outputs, assistant messages of text). Their chat form is
 written here straight from the wire, and a request the rules leave alone is never
 decoded. A request holding anything else goes the long way, whole.
 ``tests/test_responses_shape.py`` holds the two equal.
@@ -13,13 +14,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Final, TypeGuard
 
-from .._wire._ids import THOUGHT_SEPARATOR
+from .._wire._keys import PROVIDER_FIELDS
 
 __all__ = ["quick_items"]
 
 _MESSAGE_KEYS: Final = frozenset({"type", "role", "content"})
 _REASONING_KEYS: Final = frozenset({"type", "id", "summary", "encrypted_content"})
-_CALL_KEYS: Final = frozenset({"type", "id", "call_id", "name", "arguments", "status"})
+_PSF: Final = PROVIDER_FIELDS
+_ABSENT: Final[Any] = object()
+_CALL_KEYS: Final = frozenset({"type", "id", "call_id", "name", "arguments", "status", _PSF})
 _OUTPUT_KEYS: Final = frozenset({"type", "id", "call_id", "output", "status"})
 _ASSISTANT_KEYS: Final = frozenset({"type", "role", "id", "status", "content"})
 _OUTPUT_TEXT_KEYS: Final = frozenset({"type", "text", "annotations"})
@@ -83,16 +86,25 @@ def _reasoning(item: dict[str, Any]) -> dict[str, Any] | None:
 
 
 def _call(item: dict[str, Any]) -> dict[str, Any] | None:
+    """A function call's chat call.
+
+    A Gemini signature (in the id, in provider fields, or both) stays where the item
+    carries it: the decoder reads it there, and both encoders write it back there.
+    """
     if not _CALL_KEYS.issuperset(item):
         return None
     call_id, name, arguments = item.get("call_id"), item.get("name"), item.get("arguments")
     if not (_str(call_id) and _str(name) and _str(arguments)):
         return None
-    if THOUGHT_SEPARATOR in call_id or any(
-        key in item and not _str(item[key]) for key in ("id", "status")
-    ):
+    if any(key in item and not _str(item[key]) for key in ("id", "status")):
         return None
-    return {"id": call_id, "type": "function", "function": {"name": name, "arguments": arguments}}
+    out = {"id": call_id, "type": "function", "function": {"name": name, "arguments": arguments}}
+    psf = item.get(_PSF, _ABSENT)
+    if psf is not _ABSENT:
+        if type(psf) is not dict:
+            return None
+        out[_PSF] = psf
+    return out
 
 
 def _assistant_texts(item: dict[str, Any]) -> list[dict[str, Any]] | None:
@@ -121,7 +133,7 @@ def _output(item: dict[str, Any]) -> dict[str, Any] | None:
     if not _OUTPUT_KEYS.issuperset(item):
         return None
     call_id, output = item.get("call_id"), item.get("output")
-    if not (_str(call_id) and _str(output)) or THOUGHT_SEPARATOR in call_id:
+    if not (_str(call_id) and _str(output)):
         return None
     out: dict[str, Any] = {k: item[k] for k in ("id", "status") if k in item}
     out["role"] = "tool"
