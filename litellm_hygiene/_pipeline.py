@@ -11,22 +11,43 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, BeforeValidator, ConfigDict
 
 from ._executor import run_rules
 from ._families import policy_for
 from ._messages import AssistantMessage, Context, Message
 from ._openai._wire import OPENAI
 from ._policy import Policy
-from ._rules import RULES, Change, Conversation, RuleContext, Slot
+from ._rules import RULES, Change, Code, Conversation, RuleContext, Slot
 from ._target import TargetModel
 from ._view import wire_plan
 
 __all__ = ["TransformReport", "TransformResult", "context_for", "run_rules", "transform_messages"]
 
 _FAILED = frozenset({"error", "aborted"})
+
+
+class _ChangeFields(BaseModel):
+    """A :class:`Change`'s fields, as a dump of one gives them."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    kind: Code
+    index: int | None = None
+    detail: str = ""
+
+
+def _as_change(value: Any) -> Any:
+    """A change read back from its dump (a mapping); a change as it is.
+
+    Compiled, a dataclass's field annotations read as ``type`` at run time, so pydantic
+    cannot validate a dump against them: the fields are validated here instead.
+    """
+    if isinstance(value, Mapping):
+        return Change(**_ChangeFields.model_validate(dict(value)).model_dump())
+    return value
 
 
 class TransformReport(BaseModel):
@@ -38,7 +59,7 @@ class TransformReport(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid", arbitrary_types_allowed=True)
 
-    changes: tuple[Change, ...] = ()
+    changes: tuple[Annotated[Change, BeforeValidator(_as_change)], ...] = ()
 
     def counts(self) -> dict[str, int]:
         """Number of changes per kind (``tool_call_id``: 3, ...)."""

@@ -990,6 +990,7 @@ def test_the_quick_way_reads_codex_sessions_as_the_long_way_does(
     chat = read_as_chat(items, instructions)
     long_way = from_responses(items, instructions)
     assert chat.messages == [encode_message(m) for m in long_way.messages]
-    assert chat.written(chat.messages) == (items, instructions)
+    assert chat.written(chat.messages) == (items, instructions)  # the caller's own items
+    assert to_responses(long_way) == (items, instructions)  # what writing them would give
     rewritten = [dict(m) for m in chat.messages]  # as if a rule wrote each anew
     assert read_as_chat(*chat.written(rewritten)).messages == chat.messages

@@ -72,6 +72,11 @@ class Problem:
     def __hash__(self) -> int:
         return hash(self._fields())
 
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        # Copied and pickled through __init__ (compiled, the class's __new__ runs it).
+        fields = self._fields()
+        return Problem, fields if self.values is not NO_VALUES else fields[:-1]
+
     def __repr__(self) -> str:
         names = ("field", "reason", "kind", "path", "local", "call", "values")
         shown = ", ".join(f"{n}={v!r}" for n, v in zip(names, self._fields(), strict=True))
@@ -111,6 +116,13 @@ class Finding:
         self.problems = problems
         self.replacement = replacement
 
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        # Copied and pickled through __init__ (compiled, the class's __new__ runs it);
+        # "keep" stays the one marker it is.
+        if self.replacement is _KEEP:
+            return Finding, (self.index, self.problems)
+        return Finding, (self.index, self.problems, self.replacement)
+
 
 @dataclass(slots=True, unsafe_hash=True, init=False)
 class Change:
@@ -130,3 +142,7 @@ class Change:
         self.kind = kind
         self.index = index
         self.detail = detail
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        # Copied and pickled through __init__ (compiled, the class's __new__ runs it).
+        return Change, (self.kind, self.index, self.detail)
