@@ -134,7 +134,7 @@ def transform_messages(
     given: Mapping[str, Any] = params if params is not None else {}
     read = Conversation(neutral_slots(context.messages, ctx), ctx, OPENAI, given)
     conv, changes = run_rules(read)
-    report = TransformReport(changes=tuple(changes))
+    report = TransformReport.model_construct(changes=tuple(changes))  # the rules' own
     if not changes:
         return TransformResult(context=context, report=report, params=given)
     if conv.slots is read.slots:  # only the parameters changed
