@@ -11,43 +11,22 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from typing import Annotated, Any
+from typing import Any
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict
+from pydantic import BaseModel, ConfigDict
 
 from ._executor import run_rules
 from ._families import policy_for
 from ._messages import AssistantMessage, Context, Message
 from ._openai._wire import OPENAI
 from ._policy import Policy
-from ._rules import RULES, Change, Code, Conversation, RuleContext, Slot
+from ._rules import RULES, Change, Conversation, RuleContext, Slot
 from ._target import TargetModel
 from ._view import wire_plan
 
 __all__ = ["TransformReport", "TransformResult", "context_for", "run_rules", "transform_messages"]
 
 _FAILED = frozenset({"error", "aborted"})
-
-
-class _ChangeFields(BaseModel):
-    """A :class:`Change`'s fields, as a dump of one gives them."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    kind: Code
-    index: int | None = None
-    detail: str = ""
-
-
-def _as_change(value: Any) -> Any:
-    """A change read back from its dump (a mapping); a change as it is.
-
-    Compiled, a dataclass's field annotations read as ``type`` at run time, so pydantic
-    cannot validate a dump against them: the fields are validated here instead.
-    """
-    if isinstance(value, Mapping):
-        return Change(**_ChangeFields.model_validate(dict(value)).model_dump())
-    return value
 
 
 class TransformReport(BaseModel):
@@ -59,7 +38,7 @@ class TransformReport(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid", arbitrary_types_allowed=True)
 
-    changes: tuple[Annotated[Change, BeforeValidator(_as_change)], ...] = ()
+    changes: tuple[Change, ...] = ()
 
     def counts(self) -> dict[str, int]:
         """Number of changes per kind (``tool_call_id``: 3, ...)."""
@@ -134,7 +113,7 @@ def transform_messages(
     given: Mapping[str, Any] = params if params is not None else {}
     read = Conversation(neutral_slots(context.messages, ctx), ctx, OPENAI, given)
     conv, changes = run_rules(read)
-    report = TransformReport.model_construct(changes=tuple(changes))  # the rules' own
+    report = TransformReport(changes=tuple(changes))
     if not changes:
         return TransformResult(context=context, report=report, params=given)
     if conv.slots is read.slots:  # only the parameters changed

@@ -114,7 +114,7 @@ def sanitize_read(conv: Conversation) -> SanitizeResult:
         return SanitizeResult.model_construct(
             messages=messages, report=_NOTHING, target=target, params=params, dropped_params=()
         )
-    report = TransformReport.model_construct(changes=tuple(changes))  # the rules' own
+    report = TransformReport(changes=tuple(changes))
     messages = [slot.raw for slot in out.slots]
     return SanitizeResult.model_construct(
         messages=messages,
