@@ -15,13 +15,13 @@ from collections.abc import Sequence
 from typing import Any, Final, TypeGuard
 
 from .._wire._keys import PROVIDER_FIELDS
+from ._parts import ABSENT
 
 __all__ = ["quick_items"]
 
 _MESSAGE_KEYS: Final = frozenset({"type", "role", "content"})
 _REASONING_KEYS: Final = frozenset({"type", "id", "summary", "encrypted_content"})
 _PSF: Final = PROVIDER_FIELDS
-_ABSENT: Final[Any] = object()
 _CALL_KEYS: Final = frozenset({"type", "id", "call_id", "name", "arguments", "status", _PSF})
 _OUTPUT_KEYS: Final = frozenset({"type", "id", "call_id", "output", "status"})
 _ASSISTANT_KEYS: Final = frozenset({"type", "role", "id", "status", "content"})
@@ -99,8 +99,8 @@ def _call(item: dict[str, Any]) -> dict[str, Any] | None:
     if any(key in item and not _str(item[key]) for key in ("id", "status")):
         return None
     out = {"id": call_id, "type": "function", "function": {"name": name, "arguments": arguments}}
-    psf = item.get(_PSF, _ABSENT)
-    if psf is not _ABSENT:
+    psf = item.get(_PSF, ABSENT)
+    if psf is not ABSENT:
         if type(psf) is not dict:
             return None
         out[_PSF] = psf

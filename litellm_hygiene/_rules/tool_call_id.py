@@ -30,7 +30,7 @@ from .._policy import IdRule
 from .._view import WirePlan, renamed_facts
 from ._codes import Code
 from ._conversation import Conversation, Slot
-from ._findings import Finding, Problem
+from ._findings import Finding, Problem, quoted_id, shown_id
 from ._memo import Remembered
 from ._rule import Rule
 
@@ -39,7 +39,6 @@ __all__ = ["ToolCallId", "id_is_valid"]
 _BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 _ITEM = re.compile(r"[a-zA-Z0-9_-]*")
 _FUNCTION = "\0function:"
-_SHOWN = 80
 _POWERS: Final = tuple(62**n for n in range(65))
 _PAIRS: Final = tuple(_BASE62[n % 62] + _BASE62[n // 62] for n in range(62 * 62))
 
@@ -59,7 +58,7 @@ def _plain_problem(value: str, rule: IdRule) -> tuple[str, str] | None:
     if not value:
         return "id_empty", "empty id"
     if rule.allowed is not None and _charset(rule.allowed).fullmatch(value) is None:
-        return "id_chars", f"id {_quoted(value)} has characters outside [{rule.allowed}]"
+        return "id_chars", f"id {quoted_id(value)} has characters outside [{rule.allowed}]"
     if rule.max_length is not None and len(value) > rule.max_length:
         return "id_too_long", f"id is {len(value)} characters; at most {rule.max_length} allowed"
     if rule.exact_length is not None and len(value) != rule.exact_length:
@@ -214,15 +213,6 @@ class _Namer:
         return candidate
 
 
-def _shown(value: str) -> str:
-    return value if len(value) <= _SHOWN else f"{value[:_SHOWN]}..."
-
-
-def _quoted(value: str) -> str:
-    """:func:`_shown` as a reason quotes it (``repr``: compiled, ``!r`` is slow)."""
-    return repr(_shown(value))
-
-
 class ToolCallId(Rule):
     """Rename ids the target would reject, and the results answering them."""
 
@@ -277,8 +267,8 @@ def _id_problem(
     if bad is not None:
         return _worded(bad, sent, rule, where, number)
     used = "two calls of this message" if twice else "a call of an earlier turn"
-    reason = f"id {_quoted(sent)} is used by {used}"
-    return Problem(where, reason, "id_collision", call=number, values={"id": _shown(sent)})
+    reason = f"id {quoted_id(sent)} is used by {used}"
+    return Problem(where, reason, "id_collision", call=number, values={"id": shown_id(sent)})
 
 
 def _worded(
@@ -288,7 +278,7 @@ def _worded(
     path = "result_id" if call is None else ("item_id" if kind.startswith("item") else "call_id")
     item = value.partition("|")[2] if kind.startswith("item") else value
     limit = 64 if rule.keep_responses_pairs and "|" in value else (rule.max_length or 0)
-    values = {"id": _shown(item), "n": len(value), "limit": limit, "call": call or 0}
+    values = {"id": shown_id(item), "n": len(value), "limit": limit, "call": call or 0}
     return Problem(where, reason, kind, path, call=call, values=values)  # type: ignore[arg-type]
 
 

@@ -41,7 +41,7 @@ from .._messages import ToolResultMessage
 from .._view import Call, Facts, WirePlan, readdressed_facts
 from ._codes import Code
 from ._conversation import Conversation, RuleContext, Slot
-from ._findings import Finding, Problem
+from ._findings import Finding, Problem, quoted_id, shown_id
 from ._rule import Rule
 
 __all__ = ["NO_RESULT_TEXT", "ToolPairing"]
@@ -57,17 +57,12 @@ _UNNAMED = "result_without_call_unnamed"
 
 
 def _shown(key: str) -> str:
-    shown = key.removeprefix(_FUNCTION)
-    return shown if len(shown) <= 80 else f"{shown[:80]}..."
+    """A key as a problem shows it (a legacy function's key by its name)."""
+    return shown_id(key.removeprefix(_FUNCTION))
 
 
 def _quoted(key: str) -> str:
-    """:func:`_shown` as a reason quotes it.
-
-    ``repr`` written out: compiled, an f-string with ``!r`` formats every field of the
-    string through ``str.format`` (a third of a microsecond a reason).
-    """
-    return repr(_shown(key))
+    return quoted_id(key.removeprefix(_FUNCTION))
 
 
 class _Index:
@@ -245,10 +240,8 @@ def _readdressed(position: int, call: Call) -> Finding:
     bare = WirePlan.bare_id(given)
     # Said without the signature: a change's detail never holds one.
     form = "with" if len(bare) < len(given) else "without"
-    shown = _shown(bare)
-    quoted = repr(shown)  # not !r in the f-string (see _quoted)
-    reason = f"result for {quoted} readdressed to its call's id ({form} its signature)"
-    return Finding(position, (Problem("tool_call_id", reason, values={"id": shown}),))
+    reason = f"result for {_quoted(bare)} readdressed to its call's id ({form} its signature)"
+    return Finding(position, (Problem("tool_call_id", reason, values={"id": _shown(bare)}),))
 
 
 def _planned(
