@@ -175,3 +175,37 @@ def test_deepseek_ignores_unknown_keys_so_its_violations_carry_no_words() -> Non
     assert violation.provider_error is None
     (generic,) = validate_messages(history, "groq/llama-3.3-70b-versatile")
     assert generic.provider_error is not None
+
+
+@pytest.mark.parametrize(
+    ("model", "user_first"),
+    [
+        ("openrouter/google/gemini-2.5-pro", True),
+        ("openrouter/google/gemini-3-flash-preview", True),
+        ("together_ai/google/gemini-2.5-flash", True),
+        ("openrouter/meta-llama/llama-3.3-70b-instruct", False),
+        ("openrouter/google/gemma-3-27b-it", False),  # Google's, not Gemini
+        ("groq/llama-3.3-70b-versatile", False),
+    ],
+)
+def test_gemini_behind_a_router_gets_geminis_turn_rule(model: str, user_first: bool) -> None:
+    """The router hands the history to Gemini, which rejects a model turn first (``Please
+    ensure that function call turn comes immediately after a user turn ...``)."""
+    call = {"id": "call_1", "type": "function", "function": {"name": "f", "arguments": "{}"}}
+    history = [
+        {"role": "system", "content": "Be brief."},
+        {"role": "assistant", "content": None, "tool_calls": [call]},
+        {"role": "tool", "tool_call_id": "call_1", "content": "x"},
+        {"role": "user", "content": "q"},
+    ]
+    target = resolve_target(model)
+    assert policy_for(target).require_user_first is user_first
+    found = [v.code for v in validate_messages(history, model)]
+    assert ("assistant_first" in found) is user_first
+    out = sanitize_messages(history, model)
+    roles = [m["role"] for m in out.messages]
+    assert roles[:2] == (["system", "user"] if user_first else ["system", "assistant"])
+    if user_first:
+        (violation,) = [v for v in validate_messages(history, model) if v.code == "assistant_first"]
+        assert violation.provider_error is not None
+        assert "function call turn comes immediately after a user turn" in violation.provider_error

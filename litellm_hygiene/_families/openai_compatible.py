@@ -1,16 +1,28 @@
 """Every other OpenAI-compatible provider.
 
-Groq, Fireworks, xAI, Kimi and the like, and routes hygiene does not know.
+Groq, Fireworks, xAI, Kimi and the like, and routes hygiene does not know. Two kinds of
+their models differ from the rest: Kimi's thinking models (they want their reasoning
+back, as DeepSeek's do), and Gemini behind a router (OpenRouter's ``google/gemini-*``,
+Vertex AI's OpenAI-compatible endpoint, LiteLLM proxies): the router hands the history
+to Gemini, whose turn rule holds there too (the first turn after the system messages is
+the user's; Gemini: ``Please ensure that function call turn comes immediately after a
+user turn or after a function response turn``).
 """
 
 from __future__ import annotations
 
+import re
+from typing import Final
+
 from .._policy import ALL_RESPONSE_FIELDS, IdRule, Policy
 from .._target import TargetModel
-from . import openai
+from . import gemini, openai
 from ._profile import CHAT_PATHS, SAFE_IDS, STRICT_EXTRA_FIELD, Layout, Profile
 
-__all__ = ["PROFILE", "thinking_mode"]
+__all__ = ["GEMINI_MODEL", "PROFILE", "behind_router_gemini", "thinking_mode"]
+
+GEMINI_MODEL: Final = re.compile(r"(?:^|[/:])gemini-", re.IGNORECASE)
+"""A Gemini model id as routers name it: ``google/gemini-2.5-pro``, ``gemini-3-flash``."""
 
 
 def thinking_mode(target: TargetModel) -> bool:
@@ -25,8 +37,15 @@ def thinking_mode(target: TargetModel) -> bool:
     return "kimi" in model and "thinking" in model
 
 
-def _thinking(target: TargetModel) -> Policy | None:
-    return _THINKING_MODE if thinking_mode(target) else None
+def behind_router_gemini(target: TargetModel) -> bool:
+    """A Gemini model reached through an OpenAI-compatible router."""
+    return target.family == "openai-compatible" and GEMINI_MODEL.search(target.model_id) is not None
+
+
+def _variant(target: TargetModel) -> Policy | None:
+    if thinking_mode(target):
+        return _THINKING_MODE
+    return _GEMINI_TURNS if behind_router_gemini(target) else None
 
 
 PROFILE = Profile(
@@ -42,7 +61,7 @@ PROFILE = Profile(
     paths=CHAT_PATHS,
     layout=Layout("one_to_one", {}),
     extra_field=STRICT_EXTRA_FIELD,
-    variant=_thinking,
+    variant=_variant,
     apis=frozenset({"openai-compatible", "unknown"}),
     wording={
         "null_content": {
@@ -53,6 +72,8 @@ PROFILE = Profile(
                 "The reasoning_content in the thinking mode must be passed back to the API."
             ),
         },
+        # Gemini behind a router relays Gemini's own words.
+        "assistant_first": gemini.PROFILE.wording["assistant_first"],
         # They copy OpenAI's API, and answer with its words.
         "tool_pairing": openai.PROFILE.wording["tool_pairing"],
         "tool_call_id": openai.PROFILE.wording["tool_call_id"],
@@ -70,3 +91,7 @@ _THINKING_MODE = PROFILE.policy.model_copy(
 )
 """OpenAI-compatible targets in thinking mode (Kimi's thinking models):
 ``reasoning_content`` is required on tool-call turns, so it is kept."""
+
+_GEMINI_TURNS = PROFILE.policy.model_copy(update={"require_user_first": True})
+"""Gemini behind an OpenAI-compatible router: the router's ids and fields, Gemini's
+rule that the first turn after the system messages is the user's."""
