@@ -13,14 +13,17 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from ._errors import InvalidMessageError
-from ._messages import Message
+from ._messages import Message, OpaqueMessage
 from ._rules import RULES
 from ._rules._conversation import Conversation, RuleContext, Slot
 from ._rules._findings import Change, Problem
 from ._rules._rule import MessageRule, Rule
-from ._view import Wire
+from ._view import Facts, Wire
 
-__all__ = ["fix_messages", "read_slots", "run_rules"]
+__all__ = ["UNREAD", "fix_messages", "opaque_slot", "read_slots", "run_rules"]
+
+UNREAD = Facts("opaque")
+"""The facts of a message no reader could read: no flag, no call, no result."""
 
 
 def run_rules(
@@ -155,8 +158,9 @@ def read_slots(
         messages: The caller's wire messages.
         ctx: The target's context.
         wire: Their shape.
-        on_error: Called for an unreadable message, which is then left out; without
-            it, the error is raised.
+        on_error: Called for an unreadable message, which is then kept at its place,
+            as it came (:func:`opaque_slot`): no rule looks into it, and the rules work
+            on the rest. Without it, the error is raised.
     """
     slots: list[Slot] = []
     plan = ctx.plan
@@ -168,6 +172,13 @@ def read_slots(
             if on_error is None:
                 raise
             on_error(err)
+            slots.append(opaque_slot(raw, index, err))
             continue
         slots.append(Slot(raw, facts, None, index))
     return slots
+
+
+def opaque_slot(raw: Any, index: int, err: InvalidMessageError) -> Slot:
+    """The slot of a message that cannot be read: kept as it came, never decoded."""
+    message = OpaqueMessage(raw=raw, field=err.field, reason=err.reason)
+    return Slot(raw, UNREAD, message, index)

@@ -2,7 +2,8 @@
 
 A :class:`Context` holds a system prompt, the conversation's messages and the tool
 definitions. Messages are a closed, tagged union (``kind``): user input, assistant
-replies, tool results, and system/developer instructions that appear mid-conversation.
+replies, tool results, system/developer instructions that appear mid-conversation, and
+messages no reader could read, kept as they came (:class:`OpaqueMessage`).
 Which content blocks each message may hold is enforced at validation time (see
 :mod:`litellm_hygiene._content` for the table); a misplaced block fails with an error
 naming the message and the block.
@@ -32,6 +33,7 @@ __all__ = [
     "Context",
     "Diagnostic",
     "Message",
+    "OpaqueMessage",
     "StopReason",
     "SystemMessage",
     "ToolDefinition",
@@ -320,8 +322,33 @@ class ToolResultMessage(_Message):
         return "".join(b.text for b in self.content if isinstance(b, TextContent))
 
 
+class OpaqueMessage(BaseModel):
+    """A wire message no reader could read, kept as it came, at its place.
+
+    Clients add roles and shapes without notice (Claude Code's mid-conversation system
+    messages arrived that way). Such a message is neither dropped nor allowed to stop
+    hygiene for the whole request: it is held here, never looked into by a rule, and
+    written back exactly; the rules work on the rest.
+
+    Attributes:
+        raw: The wire message as given, in its request's shape.
+        shape: That shape: a chat message, an Anthropic Messages message or a
+            Responses item.
+        field: Where the reader stopped (``role``, ``content[2].id``).
+        reason: Why, in words that never quote the caller's values.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    kind: Literal["opaque"] = "opaque"
+    raw: Any
+    shape: Literal["chat", "anthropic-messages", "responses"] = "chat"
+    field: str = ""
+    reason: str = ""
+
+
 Message = Annotated[
-    SystemMessage | UserMessage | AssistantMessage | ToolResultMessage,
+    SystemMessage | UserMessage | AssistantMessage | ToolResultMessage | OpaqueMessage,
     Field(discriminator="kind"),
 ]
 """One entry of the conversation history."""

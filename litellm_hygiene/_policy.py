@@ -13,7 +13,14 @@ from pydantic import BaseModel, ConfigDict
 
 from ._target import Family
 
-__all__ = ["ALL_RESPONSE_FIELDS", "IdRule", "Policy", "ResponseField", "UnknownProvenance"]
+__all__ = [
+    "ALL_RESPONSE_FIELDS",
+    "IdRule",
+    "InlineSystem",
+    "Policy",
+    "ResponseField",
+    "UnknownProvenance",
+]
 
 ResponseField = Literal[
     "thinking_blocks", "reasoning_content", "provider_specific_fields", "reasoning_items"
@@ -23,6 +30,17 @@ ResponseField = Literal[
 ALL_RESPONSE_FIELDS: Final[frozenset[ResponseField]] = frozenset(
     {"thinking_blocks", "reasoning_content", "provider_specific_fields", "reasoning_items"}
 )
+
+InlineSystem = Literal["anywhere", "after_user", "none"]
+"""Where the provider's own API takes a system message inside the conversation:
+
+- ``anywhere``: at any place (OpenAI's APIs);
+- ``after_user``: only right after a user turn (a tool result is one), never between a
+  call's results (Claude from Opus 4.8 on: mid-conversation system messages);
+- ``none``: nowhere but the top-level system prompt (older Claude models, and
+  Anthropic-compatible endpoints: ``unknown variant `system`, expected `user` or
+  `assistant```).
+"""
 
 UnknownProvenance = Literal["match_evidence", "foreign", "same"]
 """How to treat an assistant turn whose producing model is unknown (no stamp, no
@@ -102,6 +120,11 @@ class Policy(BaseModel):
             content blocks must be non-empty``).
         keep_signed_empty_text: An empty text part carrying a thought signature is kept:
             the target replays text signatures (Gemini returns such parts itself).
+        inline_system: Where the provider's API takes a system message inside the
+            conversation (:data:`InlineSystem`); read only where the request's shape
+            sends such a message at its place (``/v1/messages``): on chat calls
+            LiteLLM's converters lift it into the system prompt for Claude, and
+            ``strict_turn_order`` moves it to the start for Mistral.
         unknown_provenance: How to treat assistant turns of unknown origin.
     """
 
@@ -129,4 +152,5 @@ class Policy(BaseModel):
     max_total_image_bytes: int | None = None
     reject_empty_text: bool = False
     keep_signed_empty_text: bool = False
+    inline_system: InlineSystem = "anywhere"
     unknown_provenance: UnknownProvenance = "match_evidence"

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final
 
 from pydantic import BaseModel, ConfigDict
@@ -10,7 +10,7 @@ from pydantic import BaseModel, ConfigDict
 from ._anthropic._chat import native_model, read_as_chat
 from ._anthropic._decode import ABSENT
 from ._anthropic._wire import ANTHROPIC_NATIVE
-from ._errors import ConfigurationError
+from ._errors import ConfigurationError, InvalidMessageError
 from ._executor import read_slots
 from ._openai._wire import OPENAI
 from ._pipeline import TransformReport, context_for, run_rules
@@ -82,23 +82,26 @@ def read_request(
     ctx: RuleContext,
     params: Mapping[str, Any] | None = None,
     wire: Wire = OPENAI,
+    on_error: Callable[[InvalidMessageError], None] | None = None,
 ) -> Conversation:
     """The caller's messages (and parameters) as the rules read them.
 
     Each message is read once. ``wire``: the shape they are read in (chat messages of
     another request shape state that shape's wire facts, see ``_anthropic._wire``).
+    ``on_error``: called for each message that cannot be read, which is then kept as
+    it came, at its place (``read_slots``); without it, the error is raised.
 
     Raises:
         ConfigurationError: ``messages`` is not a list, or ``params`` not a mapping.
-        InvalidMessageError: A message cannot be read.
+        InvalidMessageError: A message cannot be read (``on_error`` not given).
     """
     if not isinstance(messages, list | tuple):
         raise ConfigurationError(f"messages must be a list, got {type(messages).__name__}")
     if params is None:
-        return Conversation(read_slots(messages, ctx, wire), ctx, wire)
+        return Conversation(read_slots(messages, ctx, wire, on_error), ctx, wire)
     if not isinstance(params, Mapping):
         raise ConfigurationError(f"params must be a mapping, got {type(params).__name__}")
-    return Conversation(read_slots(messages, ctx, wire), ctx, wire, params)
+    return Conversation(read_slots(messages, ctx, wire, on_error), ctx, wire, params)
 
 
 def sanitize_read(conv: Conversation) -> SanitizeResult:
@@ -239,6 +242,8 @@ def sanitize_anthropic_messages(
             model_info=model_info,
         )
     chat = read_as_chat(messages, ABSENT if system is None else system)
+    if chat.unread:
+        raise chat.unread[0]
     ctx = context_for(target, policy, source)
     result = sanitize_read(read_request(chat.messages, ctx, params, ANTHROPIC_NATIVE))
     if not result.report.changed:

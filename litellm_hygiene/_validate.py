@@ -7,7 +7,8 @@ pipeline sends as it is. It never modifies the messages.
 
 Unreadable input never raises: a ``messages`` that is not a list gives one
 ``malformed_request`` violation, an unreadable message a ``malformed_message`` one (the
-rules then read the request without it), so a hook can always act on the result.
+rules then read the request with it kept at its place, as the integration sends it), so
+a hook can always act on the result.
 """
 
 from __future__ import annotations

@@ -12,6 +12,7 @@ from litellm_hygiene import (
     AssistantMessage,
     Context,
     InvalidMessageError,
+    OpaqueMessage,
     SystemMessage,
     TextContent,
     ThinkingContent,
@@ -119,7 +120,7 @@ def test_a_gemini_id_is_split_as_the_chat_shape_splits_it() -> None:
         },
     ]
     context = from_anthropic(messages)
-    call = context.messages[1].content[0]
+    call = context.messages[1].content[0]  # type: ignore[union-attr]
     assert isinstance(call, ToolCall)
     assert (call.id, call.thought_signature, call.signature_sites) == (
         "call_abc",
@@ -173,7 +174,8 @@ def test_results_hygiene_writes_join_the_results_before_them() -> None:
 @pytest.mark.parametrize(
     ("messages", "index", "field"),
     [
-        ([{"role": "system", "content": "x"}], 0, "role"),
+        ([{"role": "critic", "content": "x"}], 0, "role"),
+        ([{"role": "system", "content": 3}], 0, "content"),
         (["text"], 0, ""),
         ([{"role": "user"}], 0, "content"),
         ([{"role": "user", "content": 3}], 0, "content"),
@@ -223,6 +225,40 @@ def test_unreadable_input_is_named(messages: list[Any], index: int, field: str) 
     with pytest.raises(InvalidMessageError) as caught:
         from_anthropic(messages)
     assert (caught.value.index, caught.value.field) == (index, field)
+
+
+def test_unreadable_messages_are_kept_as_they_came_when_asked() -> None:
+    """Given a list to note errors in, the reader keeps each unreadable message at its
+    place, and the writer puts it back exactly."""
+    odd = [{"role": "critic", "content": "x"}, "text", {"role": "user", "content": 3}]
+    messages = [{"role": "user", "content": "a"}, odd[0], {"role": "assistant", "content": "b"}]
+    messages += [odd[1], {"role": "user", "content": "c"}, odd[2]]
+    unread: list[InvalidMessageError] = []
+    context = from_anthropic(messages, unread=unread)
+    kept = [m for m in context.messages if isinstance(m, OpaqueMessage)]
+    assert [m.raw for m in kept] == odd
+    assert all(m.shape == "anthropic-messages" for m in kept)
+    assert [(e.index, e.field) for e in unread] == [(1, "role"), (3, ""), (5, "content")]
+    assert to_anthropic(context) == (messages, None)
+
+
+def test_a_system_message_inside_messages_is_read_at_its_place() -> None:
+    """Claude Code's mid-conversation system messages: a ``SystemMessage`` where it
+    stands, written back there; only those before the first turn are ``system``."""
+    messages = [
+        {"role": "user", "content": "a"},
+        {"role": "system", "content": "Available agent types: ..."},
+        {"role": "assistant", "content": "b"},
+        {"role": "user", "content": "c"},
+        {
+            "role": "system",
+            "content": [{"type": "text", "text": "d", "cache_control": {"type": "ephemeral"}}],
+        },
+    ]
+    context = from_anthropic(messages, "top")
+    kinds = [m.kind for m in context.messages]
+    assert kinds == ["system", "user", "system", "assistant", "user", "system"]
+    assert to_anthropic(context) == (messages, "top")
 
 
 def test_an_unreadable_system_prompt_is_named() -> None:

@@ -3,11 +3,12 @@
 For every target family, through ``HygieneCallback.async_pre_call_deployment_hook`` (the
 hook LiteLLM calls) in its default fail-open mode:
 
-- the hook never raises, and never fails internally (``stats["errors"]`` stays 0): an
-  unreadable transcript fails open as ``InvalidMessageError`` and goes out as the
-  caller's own list;
-- a readable transcript comes out valid for its target and is a fixed point (sent
-  through the hook again, nothing changes);
+- the hook never raises, never fails internally (``stats["errors"]`` stays 0) and never
+  gives a request up: a message it cannot read is kept as it came, at its place, and
+  reported (``unread``), and the rest is transformed;
+- the output is valid for its target but for the messages kept unread (the validator
+  names exactly those), and is a fixed point (sent through the hook again, nothing
+  changes);
 - the caller's messages are never mutated;
 - nothing hygiene logs, at any level, holds message content or the API key.
 
@@ -107,6 +108,12 @@ def _hook(
     return (messages if new is None else new["messages"]), report
 
 
+def _unreadable(messages: list[Any]) -> list[Any]:
+    """The messages the validator cannot read (each must go out as it came)."""
+    found = validate_messages(messages, "openai/gpt-4o")
+    return [messages[v.index] for v in found if v.code == "malformed_message" and v.index is not None]
+
+
 def check_hook(
     loop: asyncio.AbstractEventLoop, captured: LogLines, model: str, messages: list[Any]
 ) -> str:
@@ -117,15 +124,20 @@ def check_hook(
     sent, report = _hook(loop, callback, model, messages)
     assert messages == before, "the caller's messages were mutated"
     assert callback.stats["errors"] == 0, dict(callback.stats)
-    if report.error is not None:
-        assert report.error == "InvalidMessageError", report.error
-        assert sent is messages  # failed open: the caller's own list goes out
-        outcome = "malformed_failed_open"
+    assert report.error is None, report.error  # never given up on
+    found = validate_messages(sent, model)
+    kept = [v for v in found if v.code == "malformed_message"]
+    assert found == kept, "output not valid for its target"
+    assert len(kept) == len(report.unread), (kept, report.unread)
+    unreadable = _unreadable(messages)
+    assert len(kept) == len(unreadable), "an unreadable message was lost"
+    assert all(v.index is not None and sent[v.index] in unreadable for v in kept)
+    again, second = _hook(loop, callback, model, sent)
+    assert second.error is None and second.changes == {}, second.changes
+    assert again is sent or again == sent
+    if report.unread:
+        outcome = "unreadable_kept"
     else:
-        assert validate_messages(sent, model) == [], "output not valid for its target"
-        again, second = _hook(loop, callback, model, sent)
-        assert second.error is None and second.changes == {}, second.changes
-        assert again is sent or again == sent
         outcome = "readable_changed" if report.changes else "readable_unchanged"
     logged = "\n".join(captured.lines)
     assert API_KEY not in logged

@@ -38,6 +38,7 @@ from tests.streams import anthropic_content, remembered, sse_events, warm_up_str
 SIGNATURE = "EqQBCkgIAxABGAIiQL0t1cJmUMqzNvJ0MPLKbFQyB7gqEpOPh0hY0y4xeA==" * 3
 THINKING = {"type": "enabled", "budget_tokens": 2048}
 CLAUDE = "anthropic/claude-sonnet-4-5"
+OPUS_48 = "anthropic/claude-opus-4-8"
 CLAUDE_BEDROCK = "bedrock/us.anthropic.claude-sonnet-4-5-20250929-v1:0"
 DEEPSEEK = "deepseek/deepseek-chat"
 
@@ -45,6 +46,7 @@ GPT = "openai/gpt-4o"
 
 _ROUTES: dict[str, tuple[str, dict[str, str]]] = {
     CLAUDE: ("", {}),
+    OPUS_48: ("", {}),
     CLAUDE_BEDROCK: ("", FAKE_AWS),
     DEEPSEEK: ("/anthropic", {}),
     GPT: ("/v1", {}),
@@ -271,6 +273,94 @@ async def test_the_report_reaches_the_spend_logs_not_the_provider(standin: Stand
     assert report["target"] == CLAUDE
     assert report["changes"] == {"tool_pairing": 1}
     assert record["spend_logs_metadata"][SUMMARY_KEY] == "changed"
+
+
+# -- what Claude Code sends beyond what hygiene reads: kept, and the rest fixed ----------
+
+CLAUDE_CODE_SYSTEM = {"role": "system", "content": "Available agent types for the Agent tool: ..."}
+"""The system message Claude Code puts at ``messages[1]`` of every request."""
+
+CONTEXT_MANAGEMENT = {"edits": [{"type": "clear_thinking_20251015", "keep": "all"}]}
+
+
+def _result_ids(body: dict[str, Any]) -> list[str]:
+    """The ids the tool results of a sent body answer, in order."""
+    blocks = [b for m in body["messages"] if isinstance(m["content"], list) for b in m["content"]]
+    return [b["tool_use_id"] for b in blocks if b.get("type") == "tool_result"]
+
+
+def _claude_code_interrupted() -> list[dict[str, Any]]:
+    """An interrupted call, as Claude Code sends it with its mid-conversation system
+    message, a cache marker and a block type no reader knows."""
+    first = _user("list the files")
+    first["content"].append({"type": "x_future_block", "data": {"k": 1}})
+    first["content"][0]["cache_control"] = {"type": "ephemeral"}
+    return [first, CLAUDE_CODE_SYSTEM, _claude_turn(), _user("never mind")]
+
+
+@pytest.mark.parametrize(
+    ("model", "kept"),
+    [(CLAUDE, False), (OPUS_48, True)],
+)
+async def test_claude_codes_system_message_is_kept_where_the_model_takes_it(
+    standin: StandIn, model: str, kept: bool
+) -> None:
+    """Read, not given up on: the interrupted call is answered, ``context_management``
+    and every block hygiene does not know go as they came, and the system message stays
+    a system message where Claude takes one (Opus 4.8 on) or becomes a user note."""
+    messages = _claude_code_interrupted()
+    before = copy.deepcopy(messages)
+    params = {"context_management": CONTEXT_MANAGEMENT, "metadata": {"user_id": "u"}}
+    with restored_callbacks(empty=True):
+        hygiene = HygieneCallback(provenance_store="none")
+        litellm.callbacks = [hygiene]
+        await _send(standin, model, messages, **params)
+    body = _sent(standin)
+    assert messages == before
+    assert hygiene.stats["invalid_input"] == 0 and hygiene.stats["errors"] == 0
+    head = body["messages"][0]["content"][:2]
+    assert head == before[0]["content"]  # the unknown block and the marker, as they came
+    assert body["context_management"] == CONTEXT_MANAGEMENT
+    if kept:
+        assert body["messages"][1] == CLAUDE_CODE_SYSTEM
+        roles = [m["role"] for m in body["messages"]]
+        assert roles[:3] == ["user", "system", "assistant"] and set(roles[3:]) == {"user"}
+    else:
+        roles = [m["role"] for m in body["messages"]]
+        assert "system" not in roles
+        notes = [
+            b for m in body["messages"] for b in m["content"] if "Available agent types" in str(b)
+        ]
+        assert notes == [{"type": "text", "text": "System note: " + CLAUDE_CODE_SYSTEM["content"]}]
+    assert _result_ids(body) == ["toolu_01A"]
+
+
+async def test_a_message_no_reader_knows_is_kept_and_the_rest_fixed(standin: StandIn) -> None:
+    """A role hygiene cannot read does not turn it off for the request: that message
+    goes as it came, at its place, reported; the interrupted call is still answered."""
+    odd = {"role": "critic", "content": "looks fine"}
+    messages = [*INTERRUPTED, odd]
+    with restored_callbacks(empty=True):
+        hygiene = HygieneCallback(provenance_store="none")
+        litellm.callbacks = [hygiene]
+        try:
+            await _send(standin, CLAUDE, messages)
+        except BadRequestError as err:  # a provider that knows its roles refuses this one
+            assert "role" in str(err)
+    body = _sent(standin)
+    assert body["messages"][-1] == odd
+    assert _result_ids(body) == ["toolu_01A"]
+    assert hygiene.stats["unread_messages"] == 1
+    assert hygiene.stats["invalid_input"] == 0
+
+
+async def test_fail_closed_still_rejects_a_message_no_reader_knows(standin: StandIn) -> None:
+    messages = [*INTERRUPTED, {"role": "critic", "content": "looks fine"}]
+    with restored_callbacks(empty=True):
+        litellm.callbacks = [HygieneCallback(provenance_store="none", fail_closed=True)]
+        with pytest.raises(BadRequestError, match=r"litellm_hygiene: messages\[3\]\.role"):
+            await _send(standin, CLAUDE, messages)
+    assert standin.received == []
 
 
 # -- the answers: provenance and overflow ----------------------------------------------

@@ -136,7 +136,7 @@ def test_cross_model_text_and_tool_call_signatures_are_dropped() -> None:
 def test_tool_call_ids_are_normalized_and_results_remapped() -> None:
     turn = _assistant(ToolCall(id="toolu_01VpEm654HvfMoRcrE3Hgdc6", name="f"))
     context, counts = _run([_user(), turn, _result("toolu_01VpEm654HvfMoRcrE3Hgdc6")], MISTRAL)
-    call = context.messages[1].content[0]
+    call = context.messages[1].content[0]  # type: ignore[union-attr]
     result = context.messages[2]
     assert isinstance(call, ToolCall) and isinstance(result, ToolResultMessage)
     assert len(call.id) == 9 and call.id.isalnum()
@@ -243,7 +243,7 @@ def test_same_model_ids_are_untouched() -> None:
 def test_empty_ids_get_valid_ones_and_results_follow_positionally() -> None:
     turn = _assistant(ToolCall(id="", name="f"), ToolCall(id="", name="g"))
     context, _ = _run([_user(), turn, _result("", "r1"), _result("", "r2")], CLAUDE)
-    calls = context.messages[1].content
+    calls = context.messages[1].content  # type: ignore[union-attr]
     results = context.messages[2:]
     assert all(isinstance(c, ToolCall) and c.id for c in calls)
     assert [r.tool_call_id for r in results] == [c.id for c in calls]  # type: ignore[union-attr]
@@ -252,7 +252,7 @@ def test_empty_ids_get_valid_ones_and_results_follow_positionally() -> None:
 def test_colliding_sanitized_ids_stay_distinct() -> None:
     turn = _assistant(ToolCall(id="a|b", name="f"), ToolCall(id="a:b", name="g"))
     context, _ = _run([_user(), turn, _result("a|b"), _result("a:b")], CLAUDE)
-    first, second = context.messages[1].content
+    first, second = context.messages[1].content  # type: ignore[union-attr]
     assert isinstance(first, ToolCall) and isinstance(second, ToolCall)
     assert first.id != second.id
     assert [r.tool_call_id for r in context.messages[2:]] == [first.id, second.id]  # type: ignore[union-attr]

@@ -52,6 +52,7 @@ def test_public_names_are_pinned() -> None:
         "ImageContent",
         "InvalidMessageError",
         "OpaqueContent",
+        "OpaqueMessage",
         "STAMP_KEY",
         "SystemMessage",
         "TextContent",

@@ -131,6 +131,38 @@ async def test_an_interrupted_call_gets_its_output(standin: StandIn) -> None:
     assert before == INTERRUPTED
 
 
+async def test_items_no_reader_knows_are_kept_and_the_rest_fixed(standin: StandIn) -> None:
+    """A developer message mid-conversation is read; an item of a type hygiene does not
+    interpret and one it cannot read (a role it does not know) go as they came, at their
+    places; the interrupted call still gets its output, and nothing turns hygiene off."""
+    developer = {
+        "type": "message",
+        "role": "developer",
+        "content": [{"type": "input_text", "text": "Be brief."}],
+    }
+    unknown_type = {"type": "x_future_item", "payload": {"k": 1}}
+    unreadable = {"type": "message", "role": "critic", "content": "looks fine"}
+    items = [developer, INTERRUPTED[0], unknown_type, *INTERRUPTED[1:3], unreadable]
+    items.append(INTERRUPTED[3])
+    before = copy.deepcopy(items)
+    with restored_callbacks(empty=True):
+        hygiene = HygieneCallback(provenance_store="none")
+        litellm.callbacks = [hygiene]
+        try:
+            await _send(standin, items)
+        except BadRequestError as err:  # a provider that knows its roles refuses this one
+            assert "role" in str(err)
+    sent = _sent(standin)["input"]
+    assert items == before
+    assert sent[:5] == items[:5]
+    outputs = [item for item in sent if item.get("type") == "function_call_output"]
+    assert outputs == [
+        {"type": "function_call_output", "call_id": "call_Ab12", "output": "No result provided"}
+    ]
+    assert unreadable in sent and sent.index(unreadable) > sent.index(outputs[0])
+    assert hygiene.stats["unread_messages"] == 1 and hygiene.stats["invalid_input"] == 0
+
+
 async def test_a_streamed_interrupted_call_gets_its_output(standin: StandIn) -> None:
     """Rejected before any event is sent; with hygiene, streamed to ``response.completed``."""
     with restored_callbacks(empty=True):

@@ -855,7 +855,7 @@ def test_a_signature_in_a_calls_provider_fields_is_read_as_in_chat() -> None:
     for psf in ({"thought_signature": signature}, None, {"other": 1}):
         given = [{**item, "provider_specific_fields": psf}]
         assert to_responses(from_responses(given)) == (given, None)
-    call = from_responses([item]).messages[0].content[0]
+    call = from_responses([item]).messages[0].content[0]  # type: ignore[union-attr]
     assert isinstance(call, ToolCall)
     assert call.thought_signature == signature
     assert call.signature_sites == ("provider_specific_fields",)

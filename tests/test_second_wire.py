@@ -80,6 +80,8 @@ def _from_openai(message: dict[str, Any]) -> dict[str, Any]:
 class ToyWire:
     """The toy shape, translated to the OpenAI one at its own boundary."""
 
+    system_in_place = False
+
     def facts(self, raw: Any, index: int, plan: WirePlan) -> Facts:
         return read_facts(_to_openai(raw, index), index, plan)
 

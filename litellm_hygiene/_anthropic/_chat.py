@@ -13,11 +13,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from .._errors import InvalidMessageError
 from .._messages import Context, Message
 from .._openai._decode import decode_message
 from .._openai._encode import encode_message
 from .._target import TargetModel
-from ._decode import ABSENT, SYSTEM_INDEX, decode_system, decode_turn
+from ._decode import ABSENT, SYSTEM_INDEX, decode_system, decode_turn, read_turn
 from ._encode import to_anthropic
 from ._quick import quick_chat
 
@@ -36,12 +37,15 @@ class AnthropicChat:
             its identity: the wire message's index (``SYSTEM_INDEX`` for ``system``) and
             its place among that message's neutral messages. Decoded only if written.
         wire: The request's ``messages`` and ``system``.
+        unread: Why each message that could not be read could not; each is kept as it
+            came, at its place (its chat form ``{"role": OPAQUE_ROLE}``).
     """
 
     messages: list[dict[str, Any]]
     read: Mapping[int, Message]
     origin: Mapping[int, tuple[int, int]]
     wire: tuple[Sequence[Any], Any]
+    unread: tuple[InvalidMessageError, ...] = ()
 
     def written(self, messages: Sequence[Any]) -> tuple[list[dict[str, Any]], Any]:
         """``(messages, system)`` in Anthropic's form for the chat messages to send.
@@ -75,9 +79,12 @@ def read_as_chat(messages: Sequence[Any], system: Any = ABSENT) -> AnthropicChat
     The plain messages Claude Code sends are written in their chat form straight from the
     wire (``_quick``); the others are decoded, and their chat form encoded from that.
 
+    A message that cannot be read is kept as it came (see :attr:`AnthropicChat.unread`).
+
     Raises:
-        InvalidMessageError: A message, or ``system``, cannot be read.
+        InvalidMessageError: ``system`` cannot be read.
     """
+    unread: list[InvalidMessageError] = []
     has_system = system is not ABSENT and system is not None
     chat: list[dict[str, Any]] = []
     read: dict[int, Message] = {}
@@ -86,7 +93,9 @@ def read_as_chat(messages: Sequence[Any], system: Any = ABSENT) -> AnthropicChat
     for at, quick in zip(places, quick_chat(messages, system, has_system), strict=True):
         if quick is None:
             neutral: list[Message] = (
-                [decode_system(system)] if at == SYSTEM_INDEX else decode_turn(messages[at], at)
+                [decode_system(system)]
+                if at == SYSTEM_INDEX
+                else read_turn(messages[at], at, unread)
             )
             for message in neutral:
                 raw = encode_message(message)
@@ -96,7 +105,7 @@ def read_as_chat(messages: Sequence[Any], system: Any = ABSENT) -> AnthropicChat
         for number, raw in enumerate(quick if isinstance(quick, list) else [quick]):
             origin[id(raw)] = (at, number)
             chat.append(raw)
-    return AnthropicChat(chat, read, origin, (messages, system))
+    return AnthropicChat(chat, read, origin, (messages, system), tuple(unread))
 
 
 def native_model(model: str, target: TargetModel) -> str:

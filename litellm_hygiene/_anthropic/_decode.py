@@ -13,7 +13,9 @@ Where the shapes differ:
   them. The neutral model holds each result as its own :class:`ToolResultMessage`, and
   each message decoded from a wire message after its first is marked ``joined``.
 - ``system`` becomes a leading :class:`SystemMessage` (``content_form`` ``string`` or
-  ``list``, as given); Anthropic messages have no system role.
+  ``list``, as given). A ``system`` message inside ``messages`` (Claude's
+  mid-conversation system messages, which Claude Code sends) is a :class:`SystemMessage`
+  at its place; where the target takes it there is ``system_placement``'s to decide.
 - Thinking that opens a turn (every thinking block before any other block) is read as
   LiteLLM's ``thinking_blocks`` are; thinking placed after other blocks stays a
   ``content`` block, at its place. A turn of such thinking and calls only has ``null``
@@ -22,7 +24,9 @@ Where the shapes differ:
   OpenAI decoder splits it, so every shape gives the rules the same calls.
 
 Input that cannot be read raises :class:`InvalidMessageError` naming the message index
-(``-1`` for ``system``) and the field.
+(``-1`` for ``system``) and the field; given a list to note such errors in, the reader
+keeps an unreadable message instead, as it came, as an :class:`OpaqueMessage` at its
+place.
 """
 
 from __future__ import annotations
@@ -30,7 +34,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Final
 
-from .._build import construct_unchecked
+from .._build import construct_unchecked, copy_unchecked
 from .._content import ImageContent, OpaqueContent, TextContent, ThinkingContent, ToolCall
 from .._errors import InvalidMessageError
 from .._json import copy_dict, copy_json
@@ -38,6 +42,7 @@ from .._messages import (
     AssistantMessage,
     Context,
     Message,
+    OpaqueMessage,
     SystemMessage,
     ToolResultMessage,
     UserMessage,
@@ -52,6 +57,7 @@ __all__ = [
     "decode_system",
     "decode_turn",
     "from_anthropic",
+    "read_turn",
 ]
 
 SYSTEM_INDEX: Final = -1
@@ -323,19 +329,27 @@ def _wrap(extra: dict[str, Any]) -> dict[str, Any]:
     return {MESSAGE_KEYS: extra}
 
 
-def _system(system: Any) -> SystemMessage:
+def _system(system: Any, index: int = SYSTEM_INDEX, where: str = "system") -> SystemMessage:
+    """``system``, or a system message's ``content`` (``index`` its place in ``messages``)."""
     if isinstance(system, str):
         text = construct_unchecked(TextContent, text=system)
         return construct_unchecked(SystemMessage, content=(text,), content_form="string")
     if not isinstance(system, list):
-        raise InvalidMessageError(SYSTEM_INDEX, "system", _content_error(system))
+        raise InvalidMessageError(index, where, _content_error(system))
     blocks = [
-        _user_block(block, SYSTEM_INDEX, f"system[{n}]")
+        _user_block(block, index, f"{where}[{n}]")
         if not (isinstance(block, dict) and block.get("type") == "image")
         else construct_unchecked(OpaqueContent, part=copy_json(block))
         for n, block in enumerate(system)
     ]
     return construct_unchecked(SystemMessage, content=tuple(blocks), content_form="list")
+
+
+def _system_turn(msg: dict[str, Any], index: int) -> SystemMessage:
+    """A ``system`` message inside ``messages``: its content, its other keys in ``extra``."""
+    message = _system(msg.get("content", ABSENT), index, "content")
+    extra = _messagerest(msg)
+    return copy_unchecked(message, extra=extra) if extra else message
 
 
 def decode_system(system: Any) -> SystemMessage:
@@ -360,21 +374,55 @@ def decode_turn(msg: Any, index: int) -> list[Message]:
         return _user_turn(msg, index)
     if role == "assistant":
         return [decode_assistant_turn(msg, index)]
+    if role == "system":
+        return [_system_turn(msg, index)]
     # The role's value is the client's: never echoed.
-    raise InvalidMessageError(index, "role", "expected 'user' or 'assistant'")
+    raise InvalidMessageError(index, "role", "expected 'user', 'assistant' or 'system'")
 
 
-def from_anthropic(messages: Sequence[Any], system: Any = ABSENT) -> Context:
+def read_turn(msg: Any, index: int, unread: list[InvalidMessageError]) -> list[Message]:
+    """:func:`decode_turn`, or the message kept as it came when it cannot be read.
+
+    The error is noted in ``unread``; the message is an :class:`OpaqueMessage` at its
+    place, written back exactly.
+    """
+    try:
+        return decode_turn(msg, index)
+    except InvalidMessageError as err:
+        unread.append(err)
+        return [
+            construct_unchecked(
+                OpaqueMessage,
+                raw=msg,
+                shape="anthropic-messages",
+                field=err.field,
+                reason=err.reason,
+            )
+        ]
+
+
+def from_anthropic(
+    messages: Sequence[Any],
+    system: Any = ABSENT,
+    unread: list[InvalidMessageError] | None = None,
+) -> Context:
     """Decode an Anthropic Messages request's ``messages`` and ``system``.
 
+    Args:
+        messages: The request's ``messages``.
+        system: Its ``system``, when given.
+        unread: Where to note the messages that cannot be read, which are then kept as
+            they came (:func:`read_turn`); without it, the first such error is raised.
+
     Raises:
-        InvalidMessageError: A message or ``system`` cannot be read.
+        InvalidMessageError: A message (``unread`` not given) or ``system`` cannot be
+            read.
     """
     out: list[Message] = []
     if system is not ABSENT and system is not None:
         out.append(_system(system))
     for index, msg in enumerate(messages):
-        out += decode_turn(msg, index)
+        out += decode_turn(msg, index) if unread is None else read_turn(msg, index, unread)
     return construct_unchecked(Context, messages=tuple(out))
 
 

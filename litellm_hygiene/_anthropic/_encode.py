@@ -4,12 +4,17 @@ The inverse of :mod:`._decode`: a request read by :func:`from_anthropic` comes b
 exactly. A message from elsewhere (``joined`` is ``None``: a result hygiene wrote, a
 message read back from another shape) is written as Anthropic expects it: consecutive
 tool results share one user message, the one right after their calls, and user content
-right after results goes in the same message, after them.
+right after results goes in the same message, after them. The system messages before
+the first turn make ``system``; a system message after it is written at its place, as
+Claude's mid-conversation system messages are (``system_placement`` decides, per target,
+which may stay there). A message no reader could read goes back as it came.
 """
 
 from __future__ import annotations
 
 from typing import Any, Final
+
+from typing_extensions import assert_never
 
 from .._content import ImageContent, OpaqueContent, TextContent, ThinkingContent, ToolCall
 from .._errors import HygieneError
@@ -18,6 +23,7 @@ from .._messages import (
     AssistantMessage,
     Context,
     Message,
+    OpaqueMessage,
     SystemMessage,
     ToolResultMessage,
     UserMessage,
@@ -132,27 +138,48 @@ def _tool_result(message: ToolResultMessage) -> dict[str, Any]:
     return _with(out, message.cache_control, extra)
 
 
+def _leading(messages: tuple[Message, ...]) -> int:
+    """How many system messages come before the first turn (they make ``system``)."""
+    count = 0
+    for message in messages:
+        if not isinstance(message, SystemMessage):
+            break
+        count += 1
+    return count
+
+
+def _inline_system(message: SystemMessage) -> dict[str, Any]:
+    out = {"role": "system", "content": _content(message.content, message.content_form)}
+    return _with(out, None, message.extra)
+
+
 def to_anthropic(context: Context) -> tuple[list[dict[str, Any]], Any]:
     """``(messages, system)`` of an Anthropic Messages request for ``context``.
 
-    ``system`` is :data:`NO_SYSTEM` when the context has no system message. Anthropic
-    has no place for instructions between messages: a system message elsewhere (a note
-    hygiene's fitting adds) joins ``system``, after what is there, as LiteLLM's own chat
-    converter puts every system message there.
+    ``system`` is :data:`NO_SYSTEM` when no system message comes before the first turn;
+    several there (a note hygiene's fitting adds) join into one ``system``, in order. A
+    system message after the first turn is written at its place.
 
     Raises:
         HygieneError: A block the shape cannot hold.
     """
     messages = context.messages
-    systems = [m for m in messages if isinstance(m, SystemMessage)]
+    lead = _leading(messages)
     system: Any = NO_SYSTEM
-    if len(systems) == 1 and messages[0] is systems[0]:
-        system = _content(systems[0].content, systems[0].content_form)
-    elif systems:
-        system = [block for m in systems for block in _content(m.content, "list")]
-    out: list[dict[str, Any]] = []
+    if lead == 1:
+        only = messages[0]
+        assert isinstance(only, SystemMessage)
+        system = _content(only.content, only.content_form)
+    elif lead:
+        system = [
+            block
+            for m in messages[:lead]
+            if isinstance(m, SystemMessage)
+            for block in _content(m.content, "list")
+        ]
+    out: list[Any] = []
     previous: Message | None = None
-    for message in messages:
+    for message in messages[lead:]:
         if isinstance(message, AssistantMessage):
             out.append(encode_assistant_turn(message))
         elif isinstance(message, ToolResultMessage):
@@ -165,23 +192,41 @@ def to_anthropic(context: Context) -> tuple[list[dict[str, Any]], Any]:
             joins = message.joined or (
                 message.joined is None and isinstance(previous, ToolResultMessage)
             )
-            if joins and out and out[-1]["role"] == "user":
+            if joins and _user_last(out):
                 _add(out, content if isinstance(content, list) else [_text_of(content)], True, {})
             else:
                 out.append(_with({"role": "user", "content": content}, None, message.extra))
+        elif isinstance(message, SystemMessage):
+            out.append(_inline_system(message))
+        elif isinstance(message, OpaqueMessage):
+            out.append(_Kept(message.raw))
         else:
-            continue  # in ``system``
+            assert_never(message)
         previous = message
-    return out, system
+    return [item.raw if isinstance(item, _Kept) else item for item in out], system
+
+
+class _Kept:
+    """A message no reader could read, in the output as it came (never joined into)."""
+
+    __slots__ = ("raw",)
+
+    def __init__(self, raw: Any) -> None:
+        self.raw = copy_json(raw)
+
+
+def _user_last(out: list[Any]) -> bool:
+    """The last message written is a user message (one hygiene read) to add blocks to."""
+    return bool(out) and type(out[-1]) is dict and out[-1]["role"] == "user"
 
 
 def _text_of(text: str) -> dict[str, Any]:
     return {"type": "text", "text": text}
 
 
-def _add(out: list[dict[str, Any]], blocks: list[Any], joins: bool, keys: dict[str, Any]) -> None:
+def _add(out: list[Any], blocks: list[Any], joins: bool, keys: dict[str, Any]) -> None:
     """Put ``blocks`` in the user message before, or in a new one."""
-    if joins and out and out[-1]["role"] == "user":
+    if joins and _user_last(out):
         last = out[-1]
         content = last["content"]
         if isinstance(content, str):

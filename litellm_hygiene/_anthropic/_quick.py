@@ -205,5 +205,7 @@ def quick_chat(messages: Sequence[Any], system: Any, has_system: bool) -> Iterat
             yield quick_assistant(msg)
         elif role == "user":
             yield quick_user(msg)
+        elif role == "system" and _MESSAGE_KEYS.issuperset(msg):
+            yield quick_system(msg.get("content"))
         else:
             yield None

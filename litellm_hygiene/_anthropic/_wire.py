@@ -19,6 +19,7 @@ __all__ = ["ANTHROPIC_NATIVE", "AnthropicNativeWire"]
 class AnthropicNativeWire(OpenAIWire):
     """Chat messages of a ``/v1/messages`` call LiteLLM sends as it is (see the module)."""
 
+    system_in_place = True
     evidence = staticmethod(native_evidence)
     leading_block = staticmethod(native_leading_block)
 

@@ -2,14 +2,43 @@
 
 Anthropic, Claude on Vertex AI and Azure, Bedrock's invoke route, and Anthropic-compatible
 endpoints (DeepSeek's, for one).
+
+Claude's mid-conversation system messages (``role: "system"`` inside ``messages``) came
+with Claude Opus 4.8: that model and every later one take one right after a user turn,
+never first (``messages.0: use the top-level 'system' parameter for the initial system
+prompt``) and never between a call and its results. Older Claude models, and
+Anthropic-compatible endpoints (``unknown variant `system`, expected `user` or
+`assistant```), take system instructions in ``system`` only.
 """
 
 from __future__ import annotations
 
+import re
+from typing import Final
+
 from .._policy import IdRule, Policy
+from .._target import TargetModel
 from ._profile import MERGED_ANTHROPIC, SAFE_IDS, Layout, Profile
 
-__all__ = ["PROFILE"]
+__all__ = ["PROFILE", "takes_inline_system"]
+
+_CLAUDE: Final = re.compile(r"claude-(opus|sonnet|haiku)-(\d+)(?:[-.](\d{1,2})(?!\d))?")
+"""A Claude model id of the 4 line and later (``claude-opus-4-8``, ``claude-sonnet-4-5-2025…``,
+``us.anthropic.claude-opus-5-v1:0``): its tier, major and minor version."""
+
+
+def takes_inline_system(model_id: str) -> bool:
+    """Claude Opus 4.8 and later, and every Claude model of generation 5 on."""
+    found = _CLAUDE.search(model_id.lower())
+    if found is None:
+        return False
+    tier, major, minor = found.group(1), int(found.group(2)), int(found.group(3) or 0)
+    return major >= 5 or (tier == "opus" and (major, minor) >= (4, 8))
+
+
+def _variant(target: TargetModel) -> Policy | None:
+    return _INLINE_SYSTEM if takes_inline_system(target.model_id) else None
+
 
 PROFILE = Profile(
     family="anthropic",
@@ -30,6 +59,7 @@ PROFILE = Profile(
         many_images_max_side=2000,
         max_total_image_bytes=32 * 1024 * 1024 * 3 // 4,
         reject_empty_text=True,
+        inline_system="none",
     ),
     paths={
         "call_id": "messages.{m}.content.{c}.tool_use.id",
@@ -38,6 +68,7 @@ PROFILE = Profile(
     layout=Layout("merged_turns", MERGED_ANTHROPIC),
     extra_field=None,
     apis=frozenset({"anthropic-messages"}),
+    variant=_variant,
     wording={
         "image_payload": {
             "image_too_large": (
@@ -121,3 +152,6 @@ PROFILE = Profile(
         },
     },
 )
+
+_INLINE_SYSTEM: Final = PROFILE.policy.model_copy(update={"inline_system": "after_user"})
+"""Claude from Opus 4.8 on: a system message right after a user turn is its own."""

@@ -190,7 +190,16 @@ class HygieneEngine:
         report.changes = dict(prepared.changes)
         report.restored = prepared.restored
         report.trimmed = prepared.trimmed
+        report.unread = list(prepared.unread)
         self.stats["trimmed"] += prepared.trimmed is not None
+        if prepared.unread:
+            self.stats["unread_messages"] += len(prepared.unread)
+            logger.warning(
+                "litellm_hygiene: kept %d unreadable message(s) as they came (%s); "
+                "the rest of the request was transformed",
+                len(prepared.unread),
+                "; ".join(prepared.unread),
+            )
         self.stats["changed" if prepared.changes else "unchanged"] += 1
         self.stats["restored"] += prepared.restored
         if prepared.changes:

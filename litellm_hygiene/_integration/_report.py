@@ -38,10 +38,16 @@ class CallReport:
             resulting ``tokens`` and the ``context_window``; ``None`` when nothing.
         published: The ``spend_logs_metadata`` dict hygiene put on this call's metadata
             (``_metadata.with_report_metadata``), completed by the response hooks.
+        unread: Each message that could not be read (``messages[3].role: ...``, in words
+            that never quote the caller's values): kept as it came, at its place, while
+            the rest of the request was transformed.
         shape: The shape the request was read in: ``None`` for chat messages, else the
             call type of a ``/v1/messages`` or ``/v1/responses`` call sent as it is.
         in_flight: A chat completion hygiene transformed has not answered yet: a call
             of its id now is the inner call LiteLLM bridges it to, already done.
+        resent: LiteLLM sends this call again after its failure (1.110's ``/v1/messages``
+            bridges, without the encrypted reasoning the provider rejected): the next call
+            of its id is the same request, transformed again but not counted again.
     """
 
     target: str | None = None
@@ -50,13 +56,15 @@ class CallReport:
     overflow: Overflow | None = None
     error: str | None = None
     trimmed: dict[str, int] | None = None
+    unread: list[str] = field(default_factory=list)
     published: dict[str, Any] | None = field(default=None, repr=False, compare=False)
     shape: str | None = field(default=None, repr=False, compare=False)
     in_flight: bool = field(default=False, repr=False, compare=False)
+    resent: bool = field(default=False, repr=False, compare=False)
 
     def as_dict(self) -> dict[str, Any]:
-        """The report as plain JSON-able data."""
-        return {
+        """The report as plain JSON-able data (``unread`` only when a message was)."""
+        out: dict[str, Any] = {
             "target": self.target,
             "changes": dict(self.changes),
             "restored": self.restored,
@@ -64,6 +72,9 @@ class CallReport:
             "error": self.error,
             "trimmed": None if self.trimmed is None else dict(self.trimmed),
         }
+        if self.unread:
+            out["unread"] = list(self.unread)
+        return out
 
     @classmethod
     def from_dict(cls, data: Any) -> CallReport | None:
@@ -78,6 +89,7 @@ class CallReport:
             overflow=Overflow.model_validate(overflow) if isinstance(overflow, dict) else None,
             error=data.get("error"),
             trimmed=dict(trimmed) if isinstance(trimmed := data.get("trimmed"), dict) else None,
+            unread=[str(u) for u in data.get("unread") or ()],
         )
 
 
@@ -134,7 +146,8 @@ def headers_for(report: CallReport, prefix: str) -> dict[str, str]:
     ``<prefix>-changes`` lists ``kind=count`` pairs (``none`` when nothing changed);
     ``<prefix>-overflow`` is present only when an overflow was seen; ``<prefix>-error``
     only when hygiene failed open; ``<prefix>-trimmed`` only when the window or the fit
-    left messages out.
+    left messages out; ``<prefix>-unread`` (a count) only when messages no reader could
+    read were kept as they came.
     """
     headers = {
         f"{prefix}-changes": ", ".join(f"{k}={v}" for k, v in sorted(report.changes.items()))
@@ -151,6 +164,8 @@ def headers_for(report: CallReport, prefix: str) -> dict[str, str]:
     if report.trimmed:
         trimmed = "; ".join(f"{k}={v}" for k, v in report.trimmed.items())
         headers[f"{prefix}-trimmed"] = _ascii(trimmed)
+    if report.unread:
+        headers[f"{prefix}-unread"] = str(len(report.unread))
     return headers
 
 

@@ -13,7 +13,9 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from .._errors import InvalidMessageError
 from .._families import policy_for
+from .._messages import OpaqueMessage
 from .._openai._decode import read_stamp
 from .._openai._parts import inline_image_chars
 from .._openai._wire import OPENAI
@@ -59,6 +61,9 @@ class Prepared:
         drop_params: Request parameters to send without: a rule removed them (see
             ``Rule.params``), on the transcript as it is finally sent.
         writer: Writes the messages into the kwargs of a call of another shape.
+        unread: Each message that could not be read (``messages[3].role: ...``; never
+            the caller's values): kept as it came, at its place, while the rules
+            worked on the rest.
     """
 
     target: TargetModel
@@ -70,6 +75,7 @@ class Prepared:
     trimmed: dict[str, int] | None = None
     drop_params: tuple[str, ...] = ()
     writer: Callable[[Prepared, Mapping[str, Any]], dict[str, Any]] | None = None
+    unread: tuple[str, ...] = ()
 
     def apply(self, kwargs: Mapping[str, Any]) -> dict[str, Any]:
         """New call kwargs: these messages, without the parameters to drop.
@@ -168,6 +174,10 @@ class ShapedCall(Protocol):
     def wire(self) -> Wire:
         """The wire facts of the route the call is sent on."""
 
+    @property
+    def unread(self) -> Sequence[InvalidMessageError]:
+        """Why each message of the call that could not be read could not."""
+
     def written(self, prepared: Prepared) -> Prepared:
         """``prepared``, its messages written back in the call's own shape."""
 
@@ -192,6 +202,7 @@ def preparing_shaped(
         )
         return done
     view: ShapedCall = yield Work(view_of, (kwargs,), heavy)
+    _check_read(view, options)
     prepared = yield from preparing(view.kwargs, options, store, view.wire)
     written: Prepared = yield Work(view.written, (prepared,), heavy)
     return view.kwargs, written
@@ -215,9 +226,20 @@ def _shaped_here(
 ) -> tuple[dict[str, Any], Prepared]:
     """:func:`prepare_shaped` in one step, for no store or an in-process one."""
     view = view_of(kwargs)
+    _check_read(view, options)
     call = view.kwargs
     prepared = _prepare_here(call, target_of(call), options, store, view.wire)
     return call, view.written(prepared)
+
+
+def _check_read(view: ShapedCall, options: HygieneOptions) -> None:
+    """With ``fail_closed``, a message the call's reader could not read rejects it.
+
+    Raises:
+        InvalidMessageError: The first such message, as its reader found it.
+    """
+    if options.fail_closed and view.unread:
+        raise view.unread[0]
 
 
 def _heavy_shaped(kwargs: Mapping[str, Any], options: HygieneOptions) -> tuple[bool, bool]:
@@ -282,9 +304,27 @@ def rule_params(kwargs: Mapping[str, Any]) -> dict[str, Any]:
 def _conversation(
     kwargs: Mapping[str, Any], target: TargetModel, options: HygieneOptions, wire: Wire
 ) -> Conversation:
-    """The request as the rules read it: its messages, and the parameters they read."""
+    """The request as the rules read it: its messages, and the parameters they read.
+
+    A message that cannot be read is kept as it came, at its place, and the rules work
+    on the rest; with ``fail_closed`` it is raised instead, to reject the request.
+    """
     ctx = context_for(target, _policy(target, options))
-    return read_request(kwargs["messages"], ctx, rule_params(kwargs), wire)
+    keep = None if options.fail_closed else _keep
+    return read_request(kwargs["messages"], ctx, rule_params(kwargs), wire, keep)
+
+
+def _keep(err: InvalidMessageError) -> None:
+    """Keep an unreadable message (its slot says why: ``unread_of``)."""
+
+
+def unread_of(conv: Conversation) -> tuple[str, ...]:
+    """Why each message of ``conv`` kept as it came could not be read."""
+    return tuple(
+        f"messages[{slot.origin}].{message.field}: {message.reason}"
+        for slot in conv.slots
+        if isinstance(message := slot.message, OpaqueMessage)
+    )
 
 
 def _read(
@@ -316,8 +356,9 @@ def _finish(
     restored = _restore(conv, looked_up, found)
     result = sanitize_read(conv)
     trim = trim_request(result, kwargs, options, conv.ctx.policy, conv.wire)
+    unread = unread_of(conv)
     if not result.report.changed and not restored and trim is None:
-        return Prepared(target=target, messages=messages, store_error=store_error)
+        return Prepared(target=target, messages=messages, store_error=store_error, unread=unread)
     changes = _count(result.report.changes)
     for kind, number in (trim.changes if trim else {}).items():
         changes[kind] = changes.get(kind, 0) + number
@@ -330,6 +371,7 @@ def _finish(
         store_error=store_error,
         trimmed=None if trim is None else trim.as_report(),
         drop_params=result.dropped_params + (() if trim is None else trim.drop_params),
+        unread=unread,
     )
 
 

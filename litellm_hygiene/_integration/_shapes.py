@@ -17,6 +17,7 @@ from typing import Any
 from .._anthropic import _chat as anthropic_chat
 from .._anthropic._decode import ABSENT, decode_assistant_turn
 from .._anthropic._wire import ANTHROPIC_NATIVE
+from .._errors import InvalidMessageError
 from .._openai._encode import encode_message
 from .._openai._wire import OPENAI
 from .._responses import _chat as responses_chat
@@ -48,18 +49,24 @@ class ChatView:
             the one its route resolves to.
         write: Writes the chat messages to send back into the call's own shape.
         wire: The wire facts of the route the call is sent on.
+        unread: Why each message of the call that could not be read could not (each
+            is kept as it came, at its place).
     """
 
     kwargs: dict[str, Any]
     write: Writer
     wire: Wire
+    unread: tuple[InvalidMessageError, ...] = ()
 
     def written(self, prepared: Prepared) -> Prepared:
         """``prepared``, its messages written in the call's own shape now.
 
         Done where a failure can still fail open (``HygieneEngine.prepare``): writing may
-        raise, and applying it later must not.
+        raise, and applying it later must not. The messages kept unread are reported
+        as the call's own reader found them (their chat forms only say they are kept).
         """
+        if self.unread:
+            prepared = replace(prepared, unread=tuple(str(err) for err in self.unread))
         if not prepared.changed:
             return prepared
         fields = self.write(prepared.messages)
@@ -74,8 +81,10 @@ class ChatView:
 def anthropic_view(kwargs: Mapping[str, Any]) -> ChatView:
     """The ``/v1/messages`` call ``kwargs`` as chat messages.
 
+    A message that cannot be read is kept as it came (``ChatView.unread``).
+
     Raises:
-        InvalidMessageError: A message, or ``system``, cannot be read.
+        InvalidMessageError: ``system`` cannot be read.
     """
     chat = anthropic_chat.read_as_chat(kwargs["messages"], kwargs.get("system", ABSENT))
     had_system = kwargs.get("system") is not None
@@ -88,7 +97,7 @@ def anthropic_view(kwargs: Mapping[str, Any]) -> ChatView:
         return out
 
     call = {**kwargs, "messages": chat.messages, "model": _messages_model(kwargs)}
-    return ChatView(call, write, ANTHROPIC_NATIVE)
+    return ChatView(call, write, ANTHROPIC_NATIVE, chat.unread)
 
 
 def _messages_model(kwargs: Mapping[str, Any]) -> str:
@@ -124,8 +133,9 @@ def _chat_messages(response: Any) -> list[Any]:
 def responses_view(kwargs: Mapping[str, Any]) -> ChatView:
     """The ``/v1/responses`` call ``kwargs`` as chat messages.
 
+    An item that cannot be read is kept as it came (``ChatView.unread``).
+
     Raises:
-        InvalidMessageError: An item cannot be read.
         ConfigurationError: ``input`` or ``instructions`` is of no form the shape has.
     """
     chat = responses_chat.read_as_chat(kwargs["input"], kwargs.get("instructions"))
@@ -134,7 +144,7 @@ def responses_view(kwargs: Mapping[str, Any]) -> ChatView:
         return {"input": chat.written(messages)[0]}
 
     call = {**kwargs, "messages": chat.messages, "model": _responses_model(kwargs)}
-    return ChatView(call, write, OPENAI)
+    return ChatView(call, write, OPENAI, chat.unread)
 
 
 def _responses_model(kwargs: Mapping[str, Any]) -> str:

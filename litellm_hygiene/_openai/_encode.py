@@ -17,12 +17,13 @@ from .._messages import (
     AssistantMessage,
     Context,
     Message,
+    OpaqueMessage,
     SystemMessage,
     ToolResultMessage,
     UserMessage,
 )
 from .._wire._ids import join_id
-from .._wire._keys import PROVIDER_FIELDS, STAMP_KEY, THOUGHT_SIGNATURES
+from .._wire._keys import OPAQUE_ROLE, PROVIDER_FIELDS, STAMP_KEY, THOUGHT_SIGNATURES
 from ._parts import ABSENT, encode_content, encode_thinking_block
 from ._tools import encode_function_call, encode_tool_call
 
@@ -158,7 +159,22 @@ def encode_message(message: Message) -> dict[str, Any]:
         return _encode_tool_result(message)
     if isinstance(message, SystemMessage):
         return _encode_system(message)
+    if isinstance(message, OpaqueMessage):
+        return opaque_chat(message)
     assert_never(message)
+
+
+def opaque_chat(message: OpaqueMessage) -> dict[str, Any]:
+    """The chat form of a message no reader could read.
+
+    A chat message the caller sent is itself (a copy); a message of another shape, or
+    one that is no object, is ``{"role": OPAQUE_ROLE}``, which no reader knows either:
+    the rules keep it as it is, and its shape's writer puts the caller's message back.
+    """
+    raw = message.raw
+    if message.shape == "chat" and type(raw) is dict:
+        return copy_dict(raw)
+    return {"role": OPAQUE_ROLE}
 
 
 def to_openai(context: Context) -> list[dict[str, Any]]:

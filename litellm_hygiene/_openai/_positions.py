@@ -84,7 +84,8 @@ def _merged(messages: Sequence[Msg | None], groups: Mapping[str, str]) -> list[W
     out: list[WirePosition] = []
     wire, offset, current = -1, 0, None
     for msg in messages:
-        group = groups.get(msg.get("role", "")) if msg is not None else None
+        role = msg.get("role") if msg is not None else None
+        group = groups.get(role) if type(role) is str else None
         if msg is None or group is None:
             out.append(WirePosition(max(wire, 0), offset))
             continue

@@ -31,6 +31,7 @@ class OpenAIWire:
     reads or writes.
     """
 
+    system_in_place = False
     facts = staticmethod(read_facts)
     decode = staticmethod(decode_message)
     encode = staticmethod(encode_message)

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .._content import ThinkingContent
+from .._errors import InvalidMessageError
 from .._messages import AssistantMessage, Context, Message
 from .._openai._decode import decode_message
 from .._openai._encode import encode_message
@@ -38,6 +39,8 @@ class ResponsesChat:
         context: The request as read, its messages left out when read the quick way
             (its ``instructions`` and ``input`` form).
         items: The request's ``input``.
+        unread: Why each item that could not be read could not; each is kept as it
+            came, at its place (its chat form ``{"role": OPAQUE_ROLE}``).
     """
 
     messages: list[dict[str, Any]]
@@ -45,6 +48,7 @@ class ResponsesChat:
     spans: Mapping[int, tuple[int, int]]
     context: Context
     items: Any
+    unread: tuple[InvalidMessageError, ...] = ()
 
     def written(self, messages: Sequence[Any]) -> tuple[str | list[dict[str, Any]], Any]:
         """``(input, instructions)`` for the chat messages to send.
@@ -100,10 +104,10 @@ def read_as_chat(input: Any, instructions: Any = None) -> ResponsesChat:
 
     The plain items Codex sends are written in their chat form straight from the wire
     (``_quick``); a request holding anything else is decoded, and its chat form encoded
-    from that.
+    from that. An item that cannot be read is kept as it came (see
+    :attr:`ResponsesChat.unread`).
 
     Raises:
-        InvalidMessageError: An item cannot be read.
         ConfigurationError: ``input`` or ``instructions`` is of no form the shape has.
     """
     quick = quick_items(input) if isinstance(input, list) else None
@@ -112,10 +116,11 @@ def read_as_chat(input: Any, instructions: Any = None) -> ResponsesChat:
         chat = [raw for raw, _ in quick]
         spans = {id(raw): span for raw, span in quick}
         return ResponsesChat(chat, {}, spans, shell, input)
-    context = from_responses(input, instructions)
+    unread: list[InvalidMessageError] = []
+    context = from_responses(input, instructions, unread)
     chat = [encode_message(message) for message in context.messages]
     read = {id(raw): message for raw, message in zip(chat, context.messages, strict=True)}
-    return ResponsesChat(chat, read, {}, context, input)
+    return ResponsesChat(chat, read, {}, context, input, tuple(unread))
 
 
 def native_model(model: str, target: TargetModel) -> str:

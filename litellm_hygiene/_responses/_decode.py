@@ -51,7 +51,9 @@ request exactly. Where each item goes:
 
 An item may be a dict or a pydantic object (read by its ``model_dump()``; written back as
 that dict). Input that cannot be read raises :class:`InvalidMessageError` naming the
-item's index in ``input`` and the field.
+item's index in ``input`` and the field; given a list to note such errors in, the reader
+keeps an unreadable item instead, as it came, as an :class:`OpaqueMessage` at its place
+(an assistant turn open before it closes there).
 """
 
 from __future__ import annotations
@@ -67,6 +69,7 @@ from .._messages import (
     AssistantMessage,
     Context,
     Message,
+    OpaqueMessage,
     SystemMessage,
     ToolResultMessage,
     UserMessage,
@@ -262,11 +265,28 @@ def _turn(blocks: _Blocks) -> AssistantMessage:
     )
 
 
-def _read_items(items: Sequence[Any]) -> tuple[Message, ...]:
+def _kept_item(
+    raw: Any, index: int, unread: list[InvalidMessageError] | None
+) -> Message | _Blocks | OpaqueContent:
+    """One item read, or kept as it came when it cannot be (noted in ``unread``)."""
+    if unread is None:
+        return _read_item(as_message_dict(raw, index), index)
+    try:
+        return _read_item(as_message_dict(raw, index), index)
+    except InvalidMessageError as err:
+        unread.append(err)
+        return construct_unchecked(
+            OpaqueMessage, raw=raw, shape="responses", field=err.field, reason=err.reason
+        )
+
+
+def _read_items(
+    items: Sequence[Any], unread: list[InvalidMessageError] | None = None
+) -> tuple[Message, ...]:
     out: list[Message] = []
     turn: _Blocks = []
     for index, raw in enumerate(items):
-        read = _read_item(as_message_dict(raw, index), index)
+        read = _kept_item(raw, index, unread)
         if isinstance(read, list):
             turn += read
         elif isinstance(read, OpaqueContent):
@@ -284,19 +304,26 @@ def _read_items(items: Sequence[Any]) -> tuple[Message, ...]:
     return tuple(out)
 
 
-def from_responses(input: str | Sequence[Any], instructions: Any = None) -> Context:
+def from_responses(
+    input: str | Sequence[Any],
+    instructions: Any = None,
+    unread: list[InvalidMessageError] | None = None,
+) -> Context:
     """Decode a Responses request's ``input`` and ``instructions``.
 
     Args:
         input: A string, or a list of input items (a tuple is read as a list, and
             written back as one).
         instructions: A string, a list of input items, or ``None`` (not given).
+        unread: Where to note the items that cannot be read, which are then kept as
+            they came; without it, the first such error is raised.
 
     Returns:
         The conversation; ``to_responses`` of it gives ``(input, instructions)`` back.
 
     Raises:
-        InvalidMessageError: An item cannot be read (names its index and field).
+        InvalidMessageError: An item cannot be read (``unread`` not given; names its
+            index and field).
         ConfigurationError: ``input`` or ``instructions`` is of no form this shape has.
     """
     if isinstance(input, str):
@@ -305,7 +332,7 @@ def from_responses(input: str | Sequence[Any], instructions: Any = None) -> Cont
             construct_unchecked(UserMessage, content=(text,), content_form="string"),
         )
     elif isinstance(input, list) or isinstance(input, tuple):
-        messages = _read_items(input)
+        messages = _read_items(input, unread)
     else:
         raise ConfigurationError(f"input must be a string or a list, got {_kind(input)}")
     fields: dict[str, Any] = {"messages": messages, "input_as_string": isinstance(input, str)}

@@ -42,6 +42,7 @@ from .._messages import (
     AssistantMessage,
     Context,
     Message,
+    OpaqueMessage,
     SystemMessage,
     ToolResultMessage,
     UserMessage,
@@ -186,6 +187,8 @@ def encode_items(message: Message) -> list[dict[str, Any]]:
         return [_result(message)]
     if isinstance(message, SystemMessage):
         return [_system(message)]
+    if isinstance(message, OpaqueMessage):
+        return [copy_json(message.raw)]  # an item no reader could read, as it came
     assert_never(message)
 
 

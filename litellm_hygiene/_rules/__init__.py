@@ -29,13 +29,18 @@
     an assistant turn between results and a user turn, a last assistant turn a prefix);
     after step 12 has put every result after its call, and before merging, which it can
     make necessary by moving system messages away from between two user turns.
-15. ``consecutive_turns`` merges same-role turns, and 16. ``assistant_first`` puts a user
-    turn first, last among the turn rules: steps 2, 9, 11, 12 and 14 create and remove turns.
-17. ``thinking_tool_loop`` sends Claude a request without thinking when the last turn of
+15. ``system_placement`` keeps a system message inside the conversation where the
+    target's API takes it, and moves or rewrites it as a user note elsewhere; after step
+    12 has put every result after its call (it judges what a system message follows),
+    and before merging, which joins its notes with the user turns beside them.
+16. ``consecutive_turns`` merges same-role turns, and 17. ``assistant_first`` puts a user
+    turn first, last among the turn rules: steps 2, 9, 11, 12, 14 and 15 create and remove
+    turns.
+18. ``thinking_tool_loop`` sends Claude a request without thinking when the last turn of
     an unfinished tool loop cannot start with Claude's own signed thinking; after every
     rule that changes turns or their thinking, so it judges that turn as it is sent. The
     only rule that fixes the request's parameters rather than its messages.
-18. ``hygiene_stamp`` removes the provenance stamp wherever LiteLLM could send it on (it
+19. ``hygiene_stamp`` removes the provenance stamp wherever LiteLLM could send it on (it
     never reaches a provider; elsewhere LiteLLM leaves it behind).
 
 Each rule finds nothing in its own output, and no later rule breaks what an earlier one
@@ -64,6 +69,7 @@ from .missing_reasoning import MissingReasoning
 from .non_base64_signature import NonBase64Signature
 from .null_content import NullContent
 from .response_only_field import ResponseOnlyField
+from .system_placement import SystemPlacement
 from .thinking_tool_loop import ThinkingToolLoop
 from .tool_arguments import ToolArguments
 from .tool_call_id import ToolCallId
@@ -101,6 +107,7 @@ RULES: Final[tuple[Rule, ...]] = (
     ToolPairing(),
     ToolCallId(),
     TurnOrder(),
+    SystemPlacement(),
     ConsecutiveTurns(),
     AssistantFirst(),
     ThinkingToolLoop(),

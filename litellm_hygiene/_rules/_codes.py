@@ -32,6 +32,9 @@ tool_call_id             tool-call ids in the shape the target accepts, unique i
 turn_order               turns in the order Mistral serves: no user turn right after a tool
                          result, no system message after the first turn, no assistant turn
                          last (unless a prefix)
+system_placement         a system message inside the conversation where the target's API
+                         takes it (Claude from Opus 4.8: right after a user turn), else a
+                         user note at its place
 consecutive_turns        two user or two assistant turns in a row are merged where the
                          target requires alternation
 assistant_first          a minimal user turn goes first where the target requires one
@@ -65,6 +68,7 @@ Code = Literal[
     "tool_pairing",
     "tool_call_id",
     "turn_order",
+    "system_placement",
     "consecutive_turns",
     "assistant_first",
     "thinking_tool_loop",

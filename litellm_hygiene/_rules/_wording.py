@@ -36,6 +36,8 @@ ErrorKind = Literal[
     "assistant_first_with_calls",
     "user_after_tool",
     "system_after_turn",
+    "system_unsupported",
+    "system_misplaced",
     "assistant_last",
     "foreign_thinking",
     "foreign_redacted",

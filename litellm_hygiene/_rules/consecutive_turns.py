@@ -6,6 +6,10 @@ requests alternate between user and model``; Mistral templates on vLLM ``Convers
 roles must alternate``. System and developer messages are not turns: they neither
 separate nor start turns, and one between two merged turns moves before the merged turn,
 which takes the later turn's place so that turn's tool results stay right after it.
+Where the request's shape sends a system message after the first turn at its place
+(``Wire.system_in_place``: a Claude mid-conversation system message, which
+``system_placement`` has put where the target takes it), it stays there, and the turns
+on either side of it are not merged.
 String content stays string content (a known upstream merge dropped it). A same-model
 turn merged with a foreign one is foreign: its signatures cannot be vouched for.
 """
@@ -17,7 +21,7 @@ from typing import Any, ClassVar
 
 from .._build import construct_unchecked, copy_unchecked
 from .._content import OpaqueContent, TextContent
-from .._messages import AssistantMessage, Message, UserMessage
+from .._messages import AssistantMessage, Message, OpaqueMessage, UserMessage
 from .._view import BLANK, Wire
 from ._codes import Code
 from ._conversation import Conversation, RuleContext, Slot
@@ -143,6 +147,8 @@ class ConsecutiveTurns(Rule):
         for index, slot in enumerate(conv.slots):
             role = slot.facts.role
             if role == "system":
+                if previous is not None and conv.wire.system_in_place:
+                    previous = "system"  # sent at its place: the turns around it stay apart
                 continue
             if _merges(conv.ctx, previous, role):
                 kind: ErrorKind = (
@@ -191,7 +197,10 @@ def _pads(conv: Conversation, index: int) -> bool:
     """Turn ``index`` has whitespace-only text parts a merge leaves out."""
     if not conv.facts(index).flags & BLANK:
         return False
-    return any(_blank_text(block, conv.wire) for block in conv.message(index).content)
+    message = conv.message(index)
+    if isinstance(message, OpaqueMessage):
+        return False
+    return any(_blank_text(block, conv.wire) for block in message.content)
 
 
 def _merged(conv: Conversation, first_slot: Slot, second_slot: Slot, index: int) -> Slot:

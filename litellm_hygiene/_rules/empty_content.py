@@ -22,7 +22,13 @@ from typing import Any, ClassVar
 
 from .._build import construct_unchecked, copy_unchecked
 from .._content import OpaqueContent, TextContent, ThinkingContent
-from .._messages import AssistantMessage, Message, ToolResultMessage, UserMessage
+from .._messages import (
+    AssistantMessage,
+    Message,
+    OpaqueMessage,
+    ToolResultMessage,
+    UserMessage,
+)
 from .._view import BLANK
 from ._codes import Code
 from ._conversation import Conversation, RuleContext
@@ -104,7 +110,7 @@ class EmptyContent(MessageRule):
 
     def repair(self, conv: Conversation, index: int, message: Message) -> Repair:
         """The message without empty blocks; ``None`` when nothing is left of it."""
-        if isinstance(message, ToolResultMessage):
+        if isinstance(message, ToolResultMessage) or isinstance(message, OpaqueMessage):
             return message, []
         kept, problems = _kept(message.content, conv.ctx.policy.keep_signed_empty_text)
         update: dict[str, Any] = {}

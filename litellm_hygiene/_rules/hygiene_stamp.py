@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from typing import ClassVar
 
 from .._build import copy_unchecked
-from .._messages import AssistantMessage
+from .._messages import AssistantMessage, OpaqueMessage
 from .._view import STAMP_KEY, STAMPED, with_flags
 from ._codes import Code
 from ._conversation import Conversation, RuleContext, Slot
@@ -59,7 +59,7 @@ class HygieneStamp(Rule):
 def _unstamped(conv: Conversation, index: int) -> Slot:
     slot = conv.slots[index]
     message = slot.message
-    if message is not None:
+    if message is not None and not isinstance(message, OpaqueMessage):
         extra = {k: v for k, v in message.extra.items() if k != STAMP_KEY}
         if isinstance(message, AssistantMessage) and message.stamped:
             message = copy_unchecked(message, extra=extra, stamped=False)

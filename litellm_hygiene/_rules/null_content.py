@@ -11,7 +11,7 @@ from typing import ClassVar
 
 from .._build import construct_unchecked, copy_unchecked
 from .._content import TextContent
-from .._messages import AssistantMessage, Message
+from .._messages import AssistantMessage, Message, OpaqueMessage
 from .._view import NULL_CONTENT
 from ._codes import Code
 from ._conversation import Conversation
@@ -29,7 +29,9 @@ class NullContent(MessageRule):
 
     def repair(self, conv: Conversation, index: int, message: Message) -> Repair:
         """An empty string where a non-assistant message has ``null`` content."""
-        if isinstance(message, AssistantMessage) or message.content_form != "null":
+        if isinstance(message, AssistantMessage) or isinstance(message, OpaqueMessage):
+            return message, []
+        if message.content_form != "null":
             return message, []
         update = {"content": (construct_unchecked(TextContent, text=""),), "content_form": "string"}
         reason = f"null content of a {message.kind} message filled with an empty string"

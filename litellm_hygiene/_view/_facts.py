@@ -32,9 +32,10 @@ __all__ = [
     "with_flags",
 ]
 
-Role = Literal["system", "user", "assistant", "tool"]
+Role = Literal["system", "user", "assistant", "tool", "opaque"]
 """A message's part in the conversation: ``developer`` is ``system``, ``function`` is
-``tool`` (both answer a call)."""
+``tool`` (both answer a call); ``opaque`` is a message no reader could read, kept as it
+came (no rule looks into it; it is no turn a rule may merge with or pair across)."""
 
 # Bits of Facts.flags: each says "this message may hold X", never more than the decoder
 # would find (a property test holds each bit to the decoded message).

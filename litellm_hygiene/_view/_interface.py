@@ -70,7 +70,15 @@ class Wire(Protocol):
 
     The rules never read a wire message themselves; any shape that implements this
     (OpenAI's, or a test's own) runs through the same rules.
+
+    Attributes:
+        system_in_place: A system message after the first turn reaches the provider at
+            its place (Anthropic Messages sent as they are). On chat calls LiteLLM's
+            converter decides: it lifts every system message into the system prompt
+            for Claude, Bedrock and Gemini, and OpenAI-shaped APIs take it in place.
     """
+
+    system_in_place: bool
 
     def facts(self, raw: Any, index: int, plan: WirePlan) -> Facts:
         """What the rules read of one message; raises ``InvalidMessageError``."""

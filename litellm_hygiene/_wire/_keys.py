@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Final
 
 __all__ = [
+    "OPAQUE_ROLE",
     "PROVIDER_FIELDS",
     "RESPONSE_FIELDS",
     "STAMP_KEY",
@@ -33,4 +34,13 @@ STAMP_KEY: Final = "litellm_hygiene"
 The integration writes ``{"provider": ..., "api": ..., "model": ...}`` here on every
 response it sees, so when the client sends the history back the next request knows
 which turns are same-model. The stamp is stripped before anything reaches a provider.
+"""
+
+OPAQUE_ROLE: Final = "litellm_hygiene:opaque"
+"""The role of the chat form a request shape gives a message it could not read.
+
+The rules read every shape's messages in their chat form; a ``/v1/messages`` message
+or a ``/v1/responses`` item no reader could read is handed to them as
+``{"role": OPAQUE_ROLE}``, a role no reader knows, so they keep it as it is; its shape's
+writer puts the caller's own message back in its place. It never reaches a provider.
 """
