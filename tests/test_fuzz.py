@@ -111,7 +111,9 @@ def _hook(
 def _unreadable(messages: list[Any]) -> list[Any]:
     """The messages the validator cannot read (each must go out as it came)."""
     found = validate_messages(messages, "openai/gpt-4o")
-    return [messages[v.index] for v in found if v.code == "malformed_message" and v.index is not None]
+    return [
+        messages[v.index] for v in found if v.code == "malformed_message" and v.index is not None
+    ]
 
 
 def check_hook(
