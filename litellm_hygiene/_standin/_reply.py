@@ -8,22 +8,36 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-__all__ = ["ROUTES", "Json", "Reply", "Route", "pieces", "route_of"]
+from ._eventstream import eventstream_message
+
+__all__ = ["ROUTES", "Framing", "Json", "Reply", "Route", "pieces", "route_of"]
 
 Json = dict[str, Any]
 
-Route = Literal["anthropic-messages", "gemini", "chat-completions", "responses", "bedrock"]
+Route = Literal[
+    "anthropic-messages", "gemini", "gemini-cache", "chat-completions", "responses", "bedrock"
+]
 """The wire endpoints LiteLLM calls (OpenAI Chat, Mistral and DeepSeek share one)."""
+
+Framing = Literal["sse", "sse-data", "sse-data-done", "eventstream"]
+"""How a streamed reply's events go on the wire: Server-Sent Events named by their
+``type`` (Anthropic, Responses), ``data:`` lines only (Gemini), the same ending in
+``data: [DONE]`` (OpenAI Chat, Mistral), or AWS event-stream messages (Bedrock)."""
 
 ROUTES: dict[Route, re.Pattern[str]] = {
     # AnthropicConfig: {api_base}/v1/messages; Claude on Vertex AI (and Bedrock's invoke
     # route) sends the same body to .../publishers/anthropic/models/{model}:rawPredict
     # and .../model/{model}/invoke
     "anthropic-messages": re.compile(
-        r"/v1/messages$|/publishers/anthropic/models/[^/]+:rawPredict$|/model/[^/]+/invoke$"
+        r"/v1/messages$|/publishers/anthropic/models/[^/]+:rawPredict$"
+        r"|/model/[^/]+/invoke(?:-with-response-stream)?$"
     ),
     # VertexBase._check_custom_proxy for gemini: {api_base}/models/{model}:generateContent
-    "gemini": re.compile(r"/models/[^/]+:generateContent$"),
+    # (:streamGenerateContent?alt=sse for a stream)
+    "gemini": re.compile(r"/models/[^/]+:(?:stream)?[gG]enerateContent$"),
+    # Gemini context caching with a custom api_base: {api_base}/models/{model}:cachedContents
+    # (GET lists the caches, POST creates one)
+    "gemini-cache": re.compile(r"/models/[^/]+:cachedContents$|/cachedContents$"),
     # OpenAI SDK {base_url}/chat/completions; Mistral {api_base}/v1/chat/completions;
     # DeepSeek {api_base}/chat/completions
     "chat-completions": re.compile(r"/chat/completions$"),
@@ -52,8 +66,9 @@ class Reply:
         body: The JSON body, in the exact shape the real provider sends.
         status: The HTTP status.
         headers: Extra response headers (``content-type`` follows :attr:`events`).
-        events: ``None`` for a JSON reply; for a streamed one, the Server-Sent Events
-            (each named by its ``type``) that carry ``body``'s answer, in order.
+        events: ``None`` for a JSON reply; for a streamed one, the events that carry
+            ``body``'s answer, in order.
+        framing: How ``events`` are written (:data:`Framing`).
     """
 
     route: Route
@@ -61,11 +76,16 @@ class Reply:
     status: int = 200
     headers: dict[str, str] = field(default_factory=dict)
     events: tuple[Json, ...] | None = None
+    framing: Framing = "sse"
 
     @property
     def content_type(self) -> str:
-        """``text/event-stream`` for a streamed reply, else JSON."""
-        return "application/json" if self.events is None else "text/event-stream"
+        """JSON, or the streamed reply's media type."""
+        if self.events is None:
+            return "application/json"
+        if self.framing == "eventstream":
+            return "application/vnd.amazon.eventstream"
+        return "text/event-stream"
 
     def encoded(self) -> bytes:
         """The body bytes as the provider would send them (compact JSON)."""
@@ -81,7 +101,20 @@ class Reply:
             yield self.encoded()
             return
         for event in self.events:
-            yield b"event: " + str(event["type"]).encode() + b"\ndata: " + _compact(event) + b"\n\n"
+            if self.framing == "eventstream":
+                yield eventstream_message(_compact(event))
+            elif self.framing == "sse":
+                yield (
+                    b"event: "
+                    + str(event["type"]).encode()
+                    + b"\ndata: "
+                    + _compact(event)
+                    + b"\n\n"
+                )
+            else:
+                yield b"data: " + _compact(event) + b"\n\n"
+        if self.framing == "sse-data-done":
+            yield b"data: [DONE]\n\n"
 
 
 def _compact(value: Json) -> bytes:

@@ -69,14 +69,21 @@ class _Handler(BaseHTTPRequestHandler):
             return b"".join(chunks)
         return self.rfile.read(int(self.headers.get("content-length") or 0))
 
+    def do_GET(self) -> None:
+        """A listing (Gemini's ``cachedContents``): answered by the responder only."""
+        self._serve("GET", None)
+
     def do_POST(self) -> None:
         raw = self._read_body()
         try:
             body = json.loads(raw) if raw else None
         except ValueError:
             body = None
+        self._serve("POST", body)
+
+    def _serve(self, method: str, body: Any) -> None:
         request = ReceivedRequest(
-            method="POST",
+            method=method,
             path=self.path,
             route=route_of(self.path),
             headers={k.lower(): v for k, v in self.headers.items()},
@@ -86,7 +93,7 @@ class _Handler(BaseHTTPRequestHandler):
         self.send_response(reply.status)
         for name, value in ({"content-type": reply.content_type} | reply.headers).items():
             self.send_header(name, value)
-        if reply.events is None:
+        if reply.events is None:  # a stream ends when the connection closes
             self.send_header("content-length", str(len(reply.encoded())))
         self.send_header("connection", "close")
         self.end_headers()
@@ -200,7 +207,7 @@ class StandIn:
             if queue:
                 return as_requested(request.body, queue.popleft())
             self.unanswered.append(request)
-        message = f"litellm-hygiene stand-in: no reply queued for POST {request.path}"
+        message = f"litellm-hygiene stand-in: no reply queued for {request.method} {request.path}"
         return Reply(
             route=request.route or "chat-completions",
             status=500,

@@ -10,9 +10,9 @@ import json
 from typing import Any
 
 from ._ids import CREATED, token
-from ._reply import Json, Reply, Route
+from ._reply import Json, Reply, Route, pieces
 
-__all__ = ["completion", "error", "tool_call"]
+__all__ = ["completion", "error", "stream_events", "tool_call"]
 
 ROUTE: Route = "chat-completions"
 
@@ -79,3 +79,31 @@ def error(status: int, message_text: str, kind: str, code: str | None = None) ->
         status=status,
         body={"error": {"message": message_text, "type": kind, "param": None, "code": code}},
     )
+
+
+def stream_events(body: Json) -> list[Json]:
+    """The ``chat.completion.chunk`` events a streamed completion sends ``body`` as.
+
+    OpenAI and Mistral alike: a first chunk with the role, the text in pieces, each tool
+    call's id and name in its first chunk and its arguments in pieces after, then a last
+    chunk with the finish reason and the usage (the wire ends with ``data: [DONE]``).
+    """
+    choice = body["choices"][0]
+    message = choice["message"]
+    head: Json = {key: body[key] for key in ("id", "created", "model") if key in body}
+    head["object"] = "chat.completion.chunk"
+
+    def chunk(delta: Json, finish: str | None = None) -> Json:
+        return {**head, "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]}
+
+    events = [chunk({"role": "assistant", "content": ""})]
+    events += [chunk({"content": piece}) for piece in pieces(message.get("content") or "")]
+    for index, call in enumerate(message.get("tool_calls") or []):
+        opened = {**call, "function": {"name": call["function"]["name"], "arguments": ""}}
+        events.append(chunk({"tool_calls": [{"index": index, **opened}]}))
+        for piece in pieces(call["function"]["arguments"]):
+            arguments = {"index": index, "function": {"arguments": piece}}
+            events.append(chunk({"tool_calls": [arguments]}))
+    last = chunk({}, choice["finish_reason"])
+    last["usage"] = body.get("usage")
+    return [*events, last]

@@ -25,6 +25,7 @@ __all__ = [
     "ProblemKind",
     "WireApi",
     "WireProblem",
+    "accepts_system_messages",
     "contains",
     "problems",
     "violations",
@@ -45,7 +46,7 @@ RESPONSE_ONLY_KEYS = frozenset(
 ProblemKind = Literal[
     "tool_id", "unanswered_call", "orphan_result", "response_only", "turn_order",
     "lone_reasoning", "thinking_first", "stamp", "no_body", "id_too_long", "id_prefix",
-    "unknown_key",
+    "unknown_key", "system_role", "system_first", "system_placement",
 ]  # fmt: skip
 """Which rule a request breaks."""
 
@@ -178,7 +179,50 @@ def _thinking_first(
     yield WireProblem("thinking_first", text, index, 0, found)
 
 
-def _anthropic(body: Any) -> Iterator[WireProblem]:
+_CLAUDE_GENERATION = re.compile(r"claude-(opus|sonnet|haiku)-(\d+)(?:-(\d{1,2}))?(?![0-9])")
+"""A current Claude model name (also inside Bedrock ids): family, major, minor; a
+``-20250929`` date is not a minor version."""
+
+
+def accepts_system_messages(model: str) -> bool:
+    """Whether Claude ``model`` takes ``role: "system"`` entries inside ``messages``.
+
+    Anthropic announced mid-conversation system messages with Claude Opus 4.8: Opus 4.8
+    and later, and every Claude model of generation 5 or later, accept them; older
+    models (and the ``claude-3-7-sonnet`` naming) know only ``user`` and ``assistant``.
+    """
+    found = _CLAUDE_GENERATION.search(model)
+    if found is None:
+        return False
+    family, major, minor = found.group(1), int(found.group(2)), int(found.group(3) or 0)
+    return major >= 5 or (family == "opus" and (major, minor) >= (4, 8))
+
+
+def _anthropic_system(body: Any, model: str) -> Iterator[WireProblem]:
+    """``role: "system"`` inside ``messages``: which models take it, and where.
+
+    Models that accept it take it only after the first message (the initial system
+    prompt is the top-level ``system`` parameter) and only right after a user message,
+    so never between a ``tool_use`` and its ``tool_result``.
+    """
+    messages = body.get("messages", [])
+    accepted = accepts_system_messages(model)
+    for i, msg in enumerate(messages):
+        if msg.get("role") != "system":
+            continue
+        if not accepted:
+            text = f"messages[{i}]: {model!r} takes no system message in messages"
+            yield WireProblem("system_role", text, i, None, model)
+        elif i == 0:
+            yield WireProblem("system_first", "messages[0] is a system message", 0)
+        elif messages[i - 1].get("role") != "user":
+            previous = messages[i - 1].get("role")
+            text = f"messages[{i}]: a system message after role {previous!r}, not 'user'"
+            yield WireProblem("system_placement", text, i, None, str(previous))
+
+
+def _anthropic(body: Any, model: str | None = None) -> Iterator[WireProblem]:
+    yield from _anthropic_system(body, model or str(body.get("model") or ""))
     if _asks_to_think(body.get("thinking")):
         kinds = ("thinking", "redacted_thinking")
         yield from _thinking_first(body.get("messages", []), "tool_result", kinds)
@@ -309,7 +353,7 @@ def _lone_reasoning(items: list[Any]) -> Iterator[WireProblem]:
 
 
 _CHECKS: dict[WireApi, Callable[[Any], Iterator[WireProblem]]] = {
-    "anthropic": _anthropic,
+    "anthropic": lambda body: _anthropic(body),
     "bedrock": _bedrock,
     "gemini": _gemini,
     "openai-chat": lambda body: _chat(body, None),
@@ -318,12 +362,15 @@ _CHECKS: dict[WireApi, Callable[[Any], Iterator[WireProblem]]] = {
 }
 
 
-def problems(api: WireApi, body: Any) -> list[WireProblem]:
+def problems(api: WireApi, body: Any, model: str | None = None) -> list[WireProblem]:
     """What the real ``api`` would reject in ``body``, one record per broken rule.
 
-    Whatever the API, litellm_hygiene's stamp must never reach a provider.
+    ``model`` names the model when the body does not (Claude on Bedrock's invoke route
+    names it in the path); the Anthropic rules depend on it. Whatever the API,
+    litellm_hygiene's stamp must never reach a provider.
     """
-    found = list(_CHECKS[api](body))
+    check = _CHECKS[api]
+    found = list(_anthropic(body, model) if api == "anthropic" else check(body))
     if contains(body, '"litellm_hygiene"'):
         found.append(WireProblem("stamp", "the litellm_hygiene stamp reached the wire"))
     return found

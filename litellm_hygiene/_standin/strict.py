@@ -11,14 +11,24 @@ provider's own sentence where one is known (:data:`WORDING`), else in the check'
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
+from urllib.parse import unquote
 
 from . import anthropic, openai_chat
 from ._reply import Json, Reply, Route
 from ._server import ReceivedRequest
 from .rules import ProblemKind, WireApi, WireProblem, problems
 
-__all__ = ["ROUTE_OF_API", "WORDING", "provider_message", "rejection", "strict"]
+__all__ = [
+    "ROUTE_OF_API",
+    "WORDING",
+    "judge",
+    "model_of",
+    "provider_message",
+    "rejection",
+    "strict",
+]
 
 ROUTE_OF_API: dict[WireApi, Route] = {
     "anthropic": "anthropic-messages",
@@ -67,6 +77,13 @@ WORDING: dict[tuple[WireApi, ProblemKind], str] = {
     ("anthropic", "unanswered_call"): _ANTHROPIC_UNANSWERED,
     ("anthropic", "orphan_result"): _ANTHROPIC_ORPHAN,
     ("anthropic", "thinking_first"): _THINKING_FIRST,
+    ("anthropic", "system_role"): "messages.{index}.role: Input should be 'user' or 'assistant'",
+    ("anthropic", "system_first"): (
+        "messages.0: use the top-level 'system' parameter for the initial system prompt"
+    ),
+    ("anthropic", "system_placement"): (
+        "messages.{index}: a `system` message must immediately follow a `user` message"
+    ),
     ("bedrock", "tool_id"): (
         "Value at 'messages.{index}.member.content.{part}.member.toolUse.toolUseId' failed "
         "to satisfy constraint: Member must satisfy regular expression pattern: [a-zA-Z0-9_-]+"
@@ -167,12 +184,30 @@ def rejection(api: WireApi, found: list[WireProblem]) -> Reply:
 _NO_BODY = WireProblem("no_body", "the request has no JSON body")
 
 
+_MODEL_IN_PATH = re.compile(r"/model/([^/]+)/|/models/([^/:]+):")
+"""The model a path names: Bedrock's ``/model/{id}/...``, Gemini's ``/models/{model}:...``."""
+
+
+def model_of(request: ReceivedRequest) -> str:
+    """The model ``request`` asks for: its body's ``model``, else the one its path names."""
+    body = request.body if isinstance(request.body, dict) else {}
+    if body.get("model"):
+        return str(body["model"])
+    found = _MODEL_IN_PATH.search(request.path.split("?", 1)[0])
+    return unquote(found.group(1) or found.group(2)) if found else ""
+
+
+def judge(api: WireApi, request: ReceivedRequest) -> list[WireProblem]:
+    """What the real ``api`` would reject in ``request`` (nothing when it is valid)."""
+    body = request.body
+    return problems(api, body, model_of(request)) if isinstance(body, dict) else [_NO_BODY]
+
+
 def strict(api: WireApi, accept: Reply) -> Callable[[ReceivedRequest], Reply]:
     """A responder for :class:`.StandIn`: ``accept`` for a valid body, else the error."""
 
     def respond(request: ReceivedRequest) -> Reply:
-        body = request.body
-        found = problems(api, body) if isinstance(body, dict) else [_NO_BODY]
+        found = judge(api, request)
         return rejection(api, found) if found else accept
 
     return respond
