@@ -16,6 +16,7 @@ from ._openai._wire import OPENAI
 from ._pipeline import TransformReport, context_for, run_rules
 from ._policy import Policy
 from ._rules import Conversation, RuleContext
+from ._rules.system_placement import lifted
 from ._target import TargetModel, resolve_request, resolve_target
 from ._view import Wire
 
@@ -246,6 +247,9 @@ def sanitize_anthropic_messages(
         raise chat.unread[0]
     ctx = context_for(target, policy, source)
     result = sanitize_read(read_request(chat.messages, ctx, params, ANTHROPIC_NATIVE))
+    if chat.lifted:
+        report = TransformReport(changes=(*lifted(chat.lifted), *result.report.changes))
+        result = result.model_copy(update={"report": report})
     if not result.report.changed:
         return AnthropicSanitizeResult(
             messages=list(messages),

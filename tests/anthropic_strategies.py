@@ -145,6 +145,14 @@ def assistant_turns(draw: Any) -> dict[str, Any]:
     return {"role": "assistant", "content": leading + rest}
 
 
+@st.composite
+def system_turns(draw: Any) -> dict[str, Any]:
+    """A system message inside ``messages``, as Claude Code sends them."""
+    if draw(st.booleans()):
+        return {"role": "system", "content": draw(texts)}
+    return {"role": "system", "content": draw(st.lists(text_blocks(), min_size=1, max_size=2))}
+
+
 system_prompts = st.one_of(
     st.none(),
     texts,
@@ -155,5 +163,8 @@ system_prompts = st.one_of(
 @st.composite
 def anthropic_requests(draw: Any) -> tuple[list[dict[str, Any]], Any]:
     """``(messages, system)``; ``system`` ``None`` when the request has none."""
-    turns = draw(st.lists(st.one_of(user_turns(), assistant_turns()), min_size=1, max_size=6))
+    turn = st.one_of(
+        user_turns(), assistant_turns(), user_turns(), assistant_turns(), system_turns()
+    )
+    turns = draw(st.lists(turn, min_size=1, max_size=6))
     return turns, draw(system_prompts)

@@ -23,6 +23,7 @@ SETTINGS = settings(max_examples=200, deadline=None)
 TARGETS = st.sampled_from(
     [
         "anthropic/claude-sonnet-4-5",
+        "anthropic/claude-opus-4-8",
         "bedrock/us.anthropic.claude-sonnet-4-5-20250929-v1:0",
         "deepseek/deepseek-chat",
     ]
@@ -66,7 +67,7 @@ def test_the_output_is_valid_a_fixed_point_and_the_input_untouched(
     body: dict[str, Any] = {"messages": result.messages}
     if "thinking" in result.params and model.startswith("anthropic/"):
         body["thinking"] = result.params["thinking"]
-    assert problems("anthropic", body) == []
+    assert problems("anthropic", body, model.split("/")[-1]) == []
 
 
 @st.composite

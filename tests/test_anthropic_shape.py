@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import json
 from typing import Any
 
 import pytest
@@ -21,6 +22,7 @@ from litellm_hygiene import (
     UserMessage,
     context_from_json,
     context_to_json,
+    sanitize_anthropic_messages,
 )
 from litellm_hygiene._anthropic import from_anthropic, to_anthropic
 from litellm_hygiene._anthropic._chat import read_as_chat
@@ -270,9 +272,19 @@ def test_an_unreadable_system_prompt_is_named() -> None:
 @SETTINGS
 @given(anthropic_requests())
 def test_round_trip_is_exact(request: tuple[list[dict[str, Any]], Any]) -> None:
+    """Exact, but for system messages before the first turn: Claude takes those only in
+    ``system``, where the writer puts them (after ``system``'s own blocks)."""
     messages, system = request
     before = copy.deepcopy(request)
-    assert to_anthropic(from_anthropic(messages, system)) == (messages, system)
+    lead = next((n for n, m in enumerate(messages) if m["role"] != "system"), len(messages))
+    written, written_system = to_anthropic(from_anthropic(messages, system))
+    assert written == messages[lead:]
+    if not lead:
+        assert written_system == system
+    else:
+        texts = [m["content"] for m in messages[:lead]]
+        joined = json.dumps(written_system)
+        assert all(json.dumps(t)[1:-1] in joined for t in texts if isinstance(t, str))
     assert request == before
 
 
@@ -302,7 +314,8 @@ def test_the_chat_form_of_each_message_reads_back_to_the_same_request(
     unjoined = Context(messages=tuple(_unjoined(m) for m in context.messages))
     written = to_anthropic(Context(messages=tuple(back)))
     assert written == to_anthropic(unjoined)
-    assert written[1] == system
+    if not messages or messages[0]["role"] != "system":  # else lifted into ``system``
+        assert written[1] == system
     assert to_anthropic(from_anthropic(*written)) == written
 
 
@@ -346,7 +359,10 @@ def test_the_quick_chat_form_is_the_decoded_ones(request: tuple[list[dict[str, A
     quick = read_as_chat(messages, ABSENT if system is None else system)
     long_way = [encode_message(m) for m in from_anthropic(messages, system).messages]
     assert quick.messages == long_way
-    assert quick.written(quick.messages) == (messages, system)
+    if messages and messages[0]["role"] == "system":  # lifted into ``system``
+        assert quick.written(quick.messages) == to_anthropic(from_anthropic(messages, system))
+    else:
+        assert quick.written(quick.messages) == (messages, system)
     # Chat messages a rule rewrote (read back without their place) and ones it kept.
     rewritten = [dict(m) if n % 2 else m for n, m in enumerate(quick.messages)]
     assert quick.written(rewritten) == to_anthropic(
@@ -363,3 +379,16 @@ def test_claude_codes_plain_messages_are_read_without_decoding() -> None:
     chat = read_as_chat(CLAUDE_CODE, SYSTEM)
     assert not chat.read  # every message went the quick way
     assert len(chat.origin) == len(chat.messages)
+
+
+def test_a_system_message_first_in_messages_goes_into_system() -> None:
+    """``messages.0: use the top-level 'system' parameter for the initial system prompt``."""
+    messages = [{"role": "system", "content": "Be brief."}, {"role": "user", "content": "a"}]
+    result = sanitize_anthropic_messages(messages, "anthropic/claude-opus-4-8", system="top")
+    assert result.messages == messages[1:]
+    assert result.system == [{"type": "text", "text": "top"}, {"type": "text", "text": "Be brief."}]
+    assert result.report.counts() == {"system_placement": 1}
+    again = sanitize_anthropic_messages(
+        result.messages, "anthropic/claude-opus-4-8", system=result.system
+    )
+    assert not again.report.changed

@@ -39,6 +39,9 @@ class AnthropicChat:
         wire: The request's ``messages`` and ``system``.
         unread: Why each message that could not be read could not; each is kept as it
             came, at its place (its chat form ``{"role": OPAQUE_ROLE}``).
+        lifted: The places in ``messages`` of the system messages before the first
+            turn, which Claude takes only in ``system``: the chat form cannot tell them
+            from it, and the writer puts them there (the request must be written).
     """
 
     messages: list[dict[str, Any]]
@@ -46,6 +49,7 @@ class AnthropicChat:
     origin: Mapping[int, tuple[int, int]]
     wire: tuple[Sequence[Any], Any]
     unread: tuple[InvalidMessageError, ...] = ()
+    lifted: tuple[int, ...] = ()
 
     def written(self, messages: Sequence[Any]) -> tuple[list[dict[str, Any]], Any]:
         """``(messages, system)`` in Anthropic's form for the chat messages to send.
@@ -105,7 +109,18 @@ def read_as_chat(messages: Sequence[Any], system: Any = ABSENT) -> AnthropicChat
         for number, raw in enumerate(quick if isinstance(quick, list) else [quick]):
             origin[id(raw)] = (at, number)
             chat.append(raw)
-    return AnthropicChat(chat, read, origin, (messages, system), tuple(unread))
+    lifted = _leading_systems(messages)
+    return AnthropicChat(chat, read, origin, (messages, system), tuple(unread), lifted)
+
+
+def _leading_systems(messages: Sequence[Any]) -> tuple[int, ...]:
+    """The places of the system messages in ``messages`` before its first turn."""
+    count = 0
+    for msg in messages:
+        if type(msg) is not dict or msg.get("role") != "system":
+            break
+        count += 1
+    return tuple(range(count))
 
 
 def native_model(model: str, target: TargetModel) -> str:

@@ -56,6 +56,9 @@ PROFILE = Profile(
         family="deepseek",
         tool_ids=IdRule(allowed=SAFE_IDS, max_length=40, unique_in_request=True),
         strip_fields=ALL_RESPONSE_FIELDS,
+        # Its Anthropic endpoint (``/v1/messages`` sent as it is): ``messages[7].role:
+        # unknown variant `system`, expected `user` or `assistant```.
+        inline_system="none",
     ),
     paths=CHAT_PATHS,
     layout=Layout("one_to_one"),

@@ -21,6 +21,8 @@ from .._errors import InvalidMessageError
 from .._openai._encode import encode_message
 from .._openai._wire import OPENAI
 from .._responses import _chat as responses_chat
+from .._rules import Change
+from .._rules.system_placement import lifted
 from .._target import TargetModel
 from .._view import Wire
 from ._request import Prepared, target_of
@@ -51,12 +53,16 @@ class ChatView:
         wire: The wire facts of the route the call is sent on.
         unread: Why each message of the call that could not be read could not (each
             is kept as it came, at its place).
+        lifted: The changes the call's writer makes whatever the rules do (a system
+            message before the first turn of a ``/v1/messages`` call goes into
+            ``system``).
     """
 
     kwargs: dict[str, Any]
     write: Writer
     wire: Wire
     unread: tuple[InvalidMessageError, ...] = ()
+    lifted: tuple[Change, ...] = ()
 
     def written(self, prepared: Prepared) -> Prepared:
         """``prepared``, its messages written in the call's own shape now.
@@ -67,6 +73,11 @@ class ChatView:
         """
         if self.unread:
             prepared = replace(prepared, unread=tuple(str(err) for err in self.unread))
+        if self.lifted:
+            changes = dict(prepared.changes)
+            for change in self.lifted:
+                changes[change.kind] = changes.get(change.kind, 0) + 1
+            prepared = replace(prepared, changes=changes, changed=True)
         if not prepared.changed:
             return prepared
         fields = self.write(prepared.messages)
@@ -97,7 +108,7 @@ def anthropic_view(kwargs: Mapping[str, Any]) -> ChatView:
         return out
 
     call = {**kwargs, "messages": chat.messages, "model": _messages_model(kwargs)}
-    return ChatView(call, write, ANTHROPIC_NATIVE, chat.unread)
+    return ChatView(call, write, ANTHROPIC_NATIVE, chat.unread, tuple(lifted(chat.lifted)))
 
 
 def _messages_model(kwargs: Mapping[str, Any]) -> str:

@@ -14,6 +14,11 @@ them at their place (``Wire.system_in_place``), the target's API decides
 - older Claude models and Anthropic-compatible endpoints take none: each becomes a user
   note at its place (after the results right behind it).
 
+A system message inside ``messages`` before the first turn is not Claude's either
+(``messages.0: use the top-level 'system' parameter for the initial system prompt``): the
+chat form the rules read cannot tell it from ``system``, so the shape's writer puts it
+there, and reports it as this rule's change (:func:`lifted`).
+
 A user note is a user message that says what it is (:data:`NOTE_PREFIX`) and keeps the
 instruction's blocks as they were: the model reads it where the client put it, as a
 note rather than with a system message's authority, and the turns before it are sent as
@@ -34,11 +39,11 @@ from .._content import TextContent
 from .._messages import SystemMessage, UserMessage
 from ._codes import Code
 from ._conversation import Conversation, RuleContext, Slot
-from ._findings import Finding, Problem
+from ._findings import Change, Finding, Problem
 from ._rule import Rule
 from ._wording import ErrorKind
 
-__all__ = ["NOTE_PREFIX", "SystemPlacement"]
+__all__ = ["NOTE_PREFIX", "SystemPlacement", "lifted"]
 
 NOTE_PREFIX = "System note: "
 """How a user note begins: the text of a note written as a string, else its own first
@@ -142,3 +147,12 @@ def _note(conv: Conversation, index: int) -> UserMessage:
         return construct_unchecked(UserMessage, content=(text,), content_form="string")
     head = construct_unchecked(TextContent, text=NOTE_PREFIX.rstrip())
     return construct_unchecked(UserMessage, content=(head, *message.content), content_form="list")
+
+
+def lifted(indexes: Sequence[int]) -> list[Change]:
+    """The changes of the system messages before the first turn written into ``system``.
+
+    ``indexes``: their places in the request's ``messages``.
+    """
+    reason = "a system message before the first turn moved into system"
+    return [Change("system_placement", index, reason) for index in indexes]
