@@ -1,12 +1,15 @@
 """Print the requirements of the installed LiteLLM's ``proxy`` extra, one a line.
 
-Run by ``.ci/run`` with the newest-LiteLLM virtualenv's Python. ``pip install
-'litellm[proxy]==V'`` cannot resolve for every release: 1.108.8 and newer pin
-``litellm-enterprise`` and ``litellm-proxy-extras`` releases that are not always on the
-registry, and then pip falls back to an older LiteLLM. Both are optional at run time
-(the proxy imports ``litellm_enterprise`` under ``try/except ImportError``, and
-``litellm_proxy_extras`` only to migrate a database), so CI installs the rest of the
-extra for the release it tests, and these two only where the registry has them.
+Run by ``.ci/run`` (and ``tests/litellm_release_check.py``) with the virtualenv's Python
+of the LiteLLM under test. ``pip install 'litellm[proxy]==V'`` cannot resolve for every
+release: 1.108.8 and newer pin ``litellm-enterprise`` and ``litellm-proxy-extras``
+releases that are not always on the registry, and 1.110.0 and newer a ``litellm-proxy``
+package the registry here does not serve; pip then falls back to an older LiteLLM. All
+three are optional at run time: the proxy imports ``litellm_enterprise`` under
+``try/except ImportError``, ``litellm_proxy_extras`` only to migrate a database, and no
+module of 1.110.2 imports ``litellm_proxy`` (the proxy's code is still in the ``litellm``
+wheel, ``litellm/proxy/``). So the rest of the extra is installed for the release under
+test, and these three only where the registry has them.
 
 Usage: ``python litellm_proxy_requirements.py required|optional``.
 """
@@ -18,7 +21,7 @@ from importlib.metadata import requires
 
 from packaging.requirements import Requirement
 
-OPTIONAL = frozenset({"litellm-enterprise", "litellm-proxy-extras"})
+OPTIONAL = frozenset({"litellm-enterprise", "litellm-proxy", "litellm-proxy-extras"})
 
 
 def proxy_requirements(optional: bool) -> list[str]:

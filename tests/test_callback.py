@@ -24,6 +24,7 @@ import litellm_hygiene
 from litellm_hygiene import HygieneCallback, HygieneRouter, MemoryStore
 from litellm_hygiene._integration import _engine as engine_module
 from litellm_hygiene._integration._fingerprint import fingerprints
+from litellm_hygiene._standin import Reply, StandIn, openai_responses
 
 pytestmark = pytest.mark.filterwarnings(
     "ignore:Items? .* (is|are) using the `ReadOnly` qualifier:UserWarning"
@@ -214,12 +215,15 @@ async def test_internal_error_raises_when_fail_closed(
     assert spy.calls == []  # nothing reached the provider
 
 
-async def test_malformed_messages_fail_open_or_closed(spy: Spy) -> None:
+async def test_malformed_messages_are_kept_or_rejected(spy: Spy) -> None:
+    """A message hygiene cannot read goes as it came (the rest is still transformed);
+    with ``fail_closed`` it rejects the request."""
     malformed: list[Any] = [{"role": "user", "content": "hi"}, {"role": "tool", "content": "x"}]
     callback = register(spy)
     await litellm.acompletion(model=MISTRAL, messages=malformed, mock_response="x")
     assert spy.calls[-1]["messages"] == malformed
-    assert callback.stats["invalid_input"] == 1
+    assert callback.stats["unread_messages"] == 1
+    assert callback.stats["invalid_input"] == 0
     register(spy, fail_closed=True)
     with pytest.raises(BadRequestError, match=r"messages\[1\]\.tool_call_id"):
         await litellm.acompletion(model=MISTRAL, messages=malformed, mock_response="x")
@@ -390,3 +394,81 @@ async def test_streamed_answer_is_remembered_and_its_closing_chunk_stamped(spy: 
         {"model": MISTRAL}, closing, "acompletion"
     )
     assert hooked.choices[0].delta.model_dump()["litellm_hygiene"]["api"] == "mistral"
+
+
+def test_hygiene_router_is_litellm_s_own_router() -> None:
+    """LiteLLM 1.110 refuses subclasses of its Router: HygieneRouter makes none, anywhere."""
+    model_list = [{"model_name": "small", "litellm_params": {"model": MISTRAL}}]
+    router = HygieneRouter(model_list=model_list, context_window_fallbacks=[{"small": ["big"]}])
+    assert type(router) is Router
+
+
+REJECTED_REASONING = Reply(
+    route=openai_responses.ROUTE,
+    status=400,
+    body={
+        "error": {
+            "message": "The encrypted content for item rs_01 could not be verified.",
+            "type": "invalid_request_error",
+            "param": None,
+            "code": "invalid_encrypted_content",
+        }
+    },
+)
+
+
+async def test_a_bridged_request_litellm_resends_is_one_report_and_one_count(
+    spy: Spy, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """LiteLLM 1.110 resends a /v1/messages request once without encrypted reasoning."""
+    from litellm.anthropic_interface import messages as anthropic_messages
+
+    from litellm_hygiene._integration._metrics import observe_request
+    from tests.litellm_version import MESSAGES_BRIDGE_RESENDS_WITHOUT_ENCRYPTED_REASONING
+
+    counted: list[dict[str, int]] = []
+
+    def counting(model: str, outcome: str, seconds: float, changes: Any, restored: int) -> None:
+        counted.append(dict(changes))
+        observe_request(model, outcome, seconds, changes, restored)
+
+    monkeypatch.setattr("litellm_hygiene._integration._callback.observe_request", counting)
+    callback = register(spy)
+    history: list[dict[str, Any]] = [
+        {"role": "user", "content": "What is 6*7?"},
+        {
+            "role": "assistant",
+            "content": [
+                {
+                    "type": "thinking",
+                    "thinking": "Multiply.",
+                    "signature": "litellm_encrypted_reasoning:gAAAAABpEncrypted",
+                },
+                {"type": "text", "text": "42."},
+            ],
+        },
+        {"role": "user", "content": "And 6*8?"},
+    ]
+    answer = openai_responses.response(
+        openai_responses.message("48.", seed="r"), model="gpt-5", seed="r"
+    )
+    with StandIn() as standin:
+        standin.enqueue(REJECTED_REASONING, answer)
+        call = anthropic_messages.acreate(
+            model="openai/gpt-5",
+            max_tokens=64,
+            messages=history,
+            api_base=standin.base_url + "/v1",
+            api_key="sk-test",
+        )
+        if not MESSAGES_BRIDGE_RESENDS_WITHOUT_ENCRYPTED_REASONING.holds():
+            with pytest.raises(BadRequestError):
+                await call
+            assert len(standin.received) == 1 and len(counted) == 1
+            return
+        response = await call
+        assert len(standin.received) == 2  # two inner calls, one request
+    assert isinstance(response, dict)
+    assert response["content"][-1].get("text") == "48."
+    assert len(counted) == 1
+    assert len(callback._book) == 1

@@ -608,7 +608,9 @@ async def test_a_failure_writing_the_request_back_sends_it_unchanged(
         def broken(messages: Any) -> Any:
             raise RuntimeError("no")
 
-        return SimpleNamespace(messages=chat.messages, written=broken)
+        return SimpleNamespace(
+            messages=chat.messages, written=broken, unread=chat.unread, lifted=chat.lifted
+        )
 
     # The integration reads the shape through the module (its own functions, compiled,
     # call each other directly: patching one of them would change nothing there).

@@ -420,25 +420,64 @@ def test_a_litellm_without_the_pieces_gives_none(
 def test_a_release_line_not_looked_up_gives_none_logged_once(
     monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
-    monkeypatch.setattr(_routes, "_installed_release", lambda: (1, 110, 2))
+    monkeypatch.setattr(_routes, "_installed_release", lambda: (1, 111, 0))
     with caplog.at_level(logging.WARNING, logger="litellm_hygiene"):
         for _ in range(3):
             assert messages_route(_kwargs("anthropic/claude-sonnet-4-5")) is None
-    (record,) = caplog.records
-    assert record.getMessage().endswith("LiteLLM 1.110.2: routes not checked")
+            assert responses_route(_kwargs("openai/gpt-4o")) is None
+    (record,) = caplog.records  # one warning for both routes, however many requests
+    assert record.levelno == logging.WARNING
+    assert record.getMessage() == (
+        "litellm_hygiene: LiteLLM 1.111.0: its release line's routes are not looked up: "
+        "/v1/messages and /v1/responses requests go out without hygiene (chat completions are "
+        "not affected); look the release line up in litellm_hygiene/_integration/_routes.py"
+    )
+
+
+async def test_a_release_line_not_looked_up_leaves_the_chat_route_working(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    from litellm_hygiene import HygieneCallback
+
+    monkeypatch.setattr(_routes, "_installed_release", lambda: (1, 111, 0))
+    callback = HygieneCallback()
+    history = [
+        {"role": "user", "content": "Hi"},
+        {
+            "role": "assistant",
+            "content": None,
+            "tool_calls": [
+                {
+                    "id": "toolu_01A09q90qw90lq917835lq9",
+                    "type": "function",
+                    "function": {"name": "f", "arguments": "{}"},
+                }
+            ],
+        },
+        {"role": "user", "content": "go on"},
+    ]
+    kwargs = {"model": "mistral/mistral-large-latest", "messages": history}
+    with caplog.at_level(logging.WARNING, logger="litellm_hygiene"):
+        returned = await callback.async_pre_call_deployment_hook(kwargs, "acompletion")
+    assert returned is not None
+    tool_call_id = returned["messages"][1]["tool_calls"][0]["id"]
+    assert len(tool_call_id) == 9 and tool_call_id.isalnum()
+    assert not caplog.records  # the chat route does not ask which wire
 
 
 @pytest.mark.parametrize(
     ("release", "expected"),
     [
-        ((1, 106, 2), (False, False, False, False)),
-        ((1, 106, 8), (False, False, False, False)),
-        ((1, 106, 9), (False, False, False, True)),
-        ((1, 106, 12), (False, False, False, True)),
-        ((1, 108, 0), (False, False, False, True)),
-        ((1, 108, 14), (False, False, False, True)),
-        ((1, 109, 0), (True, True, True, True)),
-        ((1, 109, 3), (True, True, True, True)),
+        ((1, 106, 2), (False, False, False, False, False)),
+        ((1, 106, 8), (False, False, False, False, False)),
+        ((1, 106, 9), (False, False, False, True, False)),
+        ((1, 106, 12), (False, False, False, True, False)),
+        ((1, 108, 0), (False, False, False, True, False)),
+        ((1, 108, 14), (False, False, False, True, False)),
+        ((1, 109, 0), (True, True, True, True, False)),
+        ((1, 109, 3), (True, True, True, True, False)),
+        ((1, 110, 0), (True, True, True, True, True)),
+        ((1, 110, 2), (True, True, True, True, True)),
     ],
 )
 def test_each_release_states_its_rules(
@@ -450,7 +489,27 @@ def test_each_release_states_its_rules(
         rules.stop_sequences_stay_on_chat,
         rules.deployment_mode_in_bridge_check,
         rules.responses_provider_from_api_base,
+        rules.requested_provider_by_its_prefix,
     ) == expected
+
+
+def test_1_110_resolves_a_model_by_its_own_prefix_when_it_names_the_same_provider(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """1.110's _resolve_requested_provider, on a prefix that resolves to another name."""
+    real = litellm.get_llm_provider
+
+    def aliased(model: str, custom_llm_provider: Any = None, **kwargs: Any) -> Any:
+        if model == "openai/my-model" and custom_llm_provider is None:
+            return ("my-model", "hosted_vllm", None, kwargs.get("api_base"))
+        return real(model=model, custom_llm_provider=custom_llm_provider, **kwargs)
+
+    monkeypatch.setattr(litellm, "get_llm_provider", aliased)
+    own = _routes._by_its_own_prefix
+    assert own(litellm, "openai/my-model", "hosted_vllm", None) == "my-model"
+    assert own(litellm, "openai/my-model", "openai", None) is None  # the prefix itself
+    assert own(litellm, "openai/my-model", "groq", None) is None  # resolves elsewhere
+    assert own(litellm, "my-gateway/my-model", "hosted_vllm", None) is None  # no provider
 
 
 def test_the_installed_release_is_a_looked_up_one() -> None:

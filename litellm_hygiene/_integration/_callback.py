@@ -29,6 +29,7 @@ The work itself is done by :class:`~litellm_hygiene._integration._engine.Hygiene
 
 from __future__ import annotations
 
+import importlib
 import time
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
@@ -94,11 +95,12 @@ class HygieneCallback(HygieneEngine, CustomLogger):
         shape = _shape_of(kwargs, _call_type_name(call_type))
         if shape == _NOT_HANDLED:
             return None
-        opened = self._book.get(_call_id(kwargs)) if shape is not None else None
-        if opened is not None and opened.in_flight:
+        earlier = self._book.get(_call_id(kwargs))
+        if shape is not None and earlier is not None and earlier.in_flight:
             # The inner call of a chat completion LiteLLM bridged (``openai/responses/``
             # models): hygiene did its work on the chat messages; one report per request.
             return None
+        resend = earlier is not None and earlier.resent
         report = self._book.open(_call_id(kwargs))
         report.shape = shape
         report.in_flight = shape is None
@@ -118,9 +120,10 @@ class HygieneCallback(HygieneEngine, CustomLogger):
         )
         if prepared is not None and prepared.changed:
             new_kwargs = prepared.apply(new_kwargs)  # its messages, trimmed parameters gone
-        outcome = summary_of(report, enabled=enabled)
-        model = _model_label(kwargs, report)
-        observe_request(model, outcome, _since(started), report.changes, report.restored)
+        if not resend:  # the request was counted on its first attempt
+            outcome = summary_of(report, enabled=enabled)
+            model = _model_label(kwargs, report)
+            observe_request(model, outcome, _since(started), report.changes, report.restored)
         return new_kwargs
 
     # -- response ------------------------------------------------------------------
@@ -168,6 +171,8 @@ class HygieneCallback(HygieneEngine, CustomLogger):
         if shape == _NOT_HANDLED:
             return
         report = self._book.get(_call_id(request_data))
+        if report is not None and _is_resent(exception):
+            report.resent = True
         if report is None or report.overflow is not None:
             return
         try:
@@ -364,6 +369,13 @@ def _since(started: float) -> float:
 def _call_type_name(call_type: Any) -> str | None:
     value = getattr(call_type, "value", call_type)
     return value if isinstance(value, str) else None
+
+
+def _is_resent(error: Exception) -> bool:
+    """Whether LiteLLM sends the failed call again itself (1.110: ``resent_on``)."""
+    context = importlib.import_module("litellm._internal_context")
+    is_resent_failure = getattr(context, "is_resent_failure", None)  # not before 1.110
+    return is_resent_failure is not None and bool(is_resent_failure(error))
 
 
 def _call_id(kwargs: Mapping[str, Any]) -> str | None:

@@ -8,12 +8,15 @@ shape natively, or bridges it to an inner call (``acompletion``; ``aresponses`` 
 once, in the shape that reaches the provider, so the callback must know which, and LiteLLM
 decides only after the hook: this module decides the same way, from the hook's kwargs.
 
-Where LiteLLM decides (``site-packages/litellm/``, 1.106.2 | 1.109.3):
+Where LiteLLM decides (``site-packages/litellm/``, 1.106.2 | 1.109.3 | 1.110.2):
 
 - ``/v1/messages``: ``anthropic_messages_handler`` in
   ``llms/anthropic/pass_through/messages/handler.py:533-601`` |
-  ``llms/anthropic/messages/native/handler.py:692-752``.
-- ``/v1/responses``: ``responses()`` in ``responses/main.py:1263-1436`` | ``:1557-1765``.
+  ``llms/anthropic/messages/native/handler.py:692-752`` | ``:626-884`` (the same file in
+  1.110.0 and 1.110.1).
+- ``/v1/responses``: ``responses()`` in ``responses/main.py:1263-1436`` | ``:1557-1765`` |
+  ``:1555-1765`` (1.110 changed only signatures there: ``_dispatched_model_name`` lost its
+  unused ``api_base``/``litellm_params``).
 
 The public pieces (``litellm.get_llm_provider``, ``ProviderConfigManager``'s provider
 configs, ``responses_api_bridge_check``) are called; the private rules around them are
@@ -21,7 +24,9 @@ restated here, and where a release line states a rule differently, a :class:`_Ch
 records the first patch of each line that has it. A line nobody looked up is not guessed.
 
 Fail open: an exception, a LiteLLM whose pieces moved, or a release line not looked up
-gives ``None`` ("cannot tell"), logged once per cause by type, never raised into LiteLLM.
+gives ``None`` ("cannot tell"), logged once per cause by type, never raised into LiteLLM; a
+release line not looked up is said once for both routes, as a warning that names the release
+and what to do (the chat route does not depend on this module and keeps working).
 Requests that LiteLLM hands to something other than its dispatch (``mock_response``, its
 MCP gateway, the advisor and file-search emulations, a prompt template that may swap the
 model, ``use_litellm_proxy``) also give ``None``.
@@ -78,7 +83,8 @@ class _Change:
         """Whether ``release`` has the rule; raises for a line not looked up."""
         line = release[:2]
         if line not in self.first_patch:
-            raise _UncheckedRelease(f"LiteLLM {'.'.join(map(str, release))}: routes not checked")
+            shown = ".".join(map(str, release))
+            raise _UncheckedRelease(f"LiteLLM {shown}: its release line's routes are not looked up")
         first = self.first_patch[line]
         return first is not None and release[2] >= first
 
@@ -88,28 +94,30 @@ _SERVES_API_BASE = _Change(
         "/v1/messages: a provider's native Messages config counts only when it also serves "
         "the request's api_base (BaseAnthropicMessagesConfig.serves_api_base: Databricks and "
         "DashScope decline some bases). 1.109.3 native/handler.py:221-223; not in 1.106.2, "
-        "1.106.12, 1.108.0, 1.108.14 (pass_through/messages/handler.py)"
+        "1.106.12, 1.108.0, 1.108.14 (pass_through/messages/handler.py); 1.110.2 "
+        "native/handler.py:274-294 (_native_messages_config)"
     ),
-    first_patch={(1, 106): None, (1, 108): None, (1, 109): 0},
+    first_patch={(1, 106): None, (1, 108): None, (1, 109): 0, (1, 110): 0},
 )
 
 _STOP_SEQUENCES_STAY_ON_CHAT = _Change(
     what=(
         "/v1/messages to OpenAI: any stop_sequences send it through chat completions, not the "
         "Responses API (which has no stop parameter). 1.109.3 native/handler.py:111-112; not "
-        "in 1.106.2 (pass_through/messages/handler.py:71-87) nor 1.108.14"
+        "in 1.106.2 (pass_through/messages/handler.py:71-87) nor 1.108.14; 1.110.2 "
+        "native/handler.py:175-176"
     ),
-    first_patch={(1, 106): None, (1, 108): None, (1, 109): 0},
+    first_patch={(1, 106): None, (1, 108): None, (1, 109): 0, (1, 110): 0},
 )
 
 _DEPLOYMENT_MODE_IN_BRIDGE_CHECK = _Change(
     what=(
         "/v1/messages: the Responses-mode check behind the prefix-strip rule reads the "
         "deployment's model_info['mode'] (responses/bridge_check.py deployment_routing_mode). "
-        "1.109.3 native/handler.py:70-78; 1.106.2 pass_through/messages/handler.py:48-52 reads "
-        "the cost map only"
+        "1.109.3 native/handler.py:70-78, 1.110.2 :72-80; 1.106.2 "
+        "pass_through/messages/handler.py:48-52 reads the cost map only"
     ),
-    first_patch={(1, 106): None, (1, 108): None, (1, 109): 0},
+    first_patch={(1, 106): None, (1, 108): None, (1, 109): 0, (1, 110): 0},
 )
 
 _RESPONSES_PROVIDER_FROM_API_BASE = _Change(
@@ -117,9 +125,21 @@ _RESPONSES_PROVIDER_FROM_API_BASE = _Change(
         "/v1/responses: with no custom_llm_provider, the provider inferred from the model also "
         "reads the request's api_base (get_llm_provider(litellm_params=...)). 1.109.3 "
         "responses/main.py:964-971 and :1563-1570; 1.106.2 :686-688 and :1269-1271 pass only "
-        "base_url, which is never set there; first in 1.106.9 (not 1.106.8) and 1.108.0"
+        "base_url, which is never set there; first in 1.106.9 (not 1.106.8) and 1.108.0; 1.110.2 "
+        ":960-971 and :1562-1571"
     ),
-    first_patch={(1, 106): 9, (1, 108): 0, (1, 109): 0},
+    first_patch={(1, 106): 9, (1, 108): 0, (1, 109): 0, (1, 110): 0},
+)
+
+_REQUESTED_PROVIDER_BY_ITS_PREFIX = _Change(
+    what=(
+        "/v1/messages: given a custom_llm_provider other than the model's own known, "
+        "non-authenticating prefix, the model is resolved by its prefix alone, and that "
+        "(model stripped, its provider) is kept when it names the same provider "
+        "(_resolve_requested_provider). 1.110.2 native/handler.py:106-138 and :691; 1.109.3 "
+        ":627-633 calls get_llm_provider with the custom_llm_provider only"
+    ),
+    first_patch={(1, 106): None, (1, 108): None, (1, 109): None, (1, 110): 0},
 )
 
 
@@ -131,6 +151,7 @@ class _Rules:
     stop_sequences_stay_on_chat: bool
     deployment_mode_in_bridge_check: bool
     responses_provider_from_api_base: bool
+    requested_provider_by_its_prefix: bool
 
 
 @functools.cache
@@ -149,6 +170,7 @@ def _rules(release: Release) -> _Rules:
         stop_sequences_stay_on_chat=_STOP_SEQUENCES_STAY_ON_CHAT.holds(release),
         deployment_mode_in_bridge_check=_DEPLOYMENT_MODE_IN_BRIDGE_CHECK.holds(release),
         responses_provider_from_api_base=_RESPONSES_PROVIDER_FROM_API_BASE.holds(release),
+        requested_provider_by_its_prefix=_REQUESTED_PROVIDER_BY_ITS_PREFIX.holds(release),
     )
 
 
@@ -192,13 +214,25 @@ _REPORTED_LOCK = threading.Lock()
 
 
 def _fail_open(call: str, err: Exception) -> None:
-    """Log, once per call and cause, that the route of such calls cannot be told."""
-    cause = str(err) if isinstance(err, _UncheckedRelease) else type(err).__name__
+    """Log, once per call and cause, that the route of such calls cannot be told.
+
+    A release line not looked up is one cause for both routes, said once per process.
+    """
+    unchecked = isinstance(err, _UncheckedRelease)
+    key = ("", str(err)) if unchecked else (call, type(err).__name__)
     with _REPORTED_LOCK:
-        if (call, cause) in _REPORTED:
+        if key in _REPORTED:
             return
-        _REPORTED.add((call, cause))
-    logger.warning("litellm_hygiene: cannot tell where LiteLLM sends %s calls: %s", call, cause)
+        _REPORTED.add(key)
+    if unchecked:
+        logger.warning(
+            "litellm_hygiene: %s: /v1/messages and /v1/responses requests go out without "
+            "hygiene (chat completions are not affected); look the release line up in "
+            "litellm_hygiene/_integration/_routes.py",
+            err,
+        )
+        return
+    logger.warning("litellm_hygiene: cannot tell where LiteLLM sends %s calls: %s", call, key[1])
 
 
 def messages_route(kwargs: Mapping[str, Any]) -> MessagesRoute | None:
@@ -313,8 +347,10 @@ def _messages_route(request: _Request, rules: _Rules, chat_only: bool) -> Messag
     """``anthropic_messages`` (body, then handler) as the installed release runs it."""
     with quiet_litellm() as lib:
         # The body infers a missing provider from the model alone, and ignores a failure.
-        provider = request.provider or _inferred_provider(lib, request.model, None, lenient=True)
-        model, provider, _ = _resolved(lib, request.model, provider, request.api_base)
+        requested = request.provider or _inferred_provider(lib, request.model, None, lenient=True)
+        model, provider, _ = _resolved(lib, request.model, requested, request.api_base)
+        if rules.requested_provider_by_its_prefix and requested is not None:
+            model = _by_its_own_prefix(lib, request.model, requested, request.api_base) or model
         if request.passes_through or _has_native_messages_config(
             lib, model, provider, request.api_base, rules
         ):
@@ -390,6 +426,22 @@ def _resolved(
         model=model, custom_llm_provider=provider, api_base=api_base
     )
     return str(resolved), found, base
+
+
+def _by_its_own_prefix(lib: Any, model: str, provider: str, api_base: str | None) -> str | None:
+    """The model as resolved by its own prefix, when that names ``provider`` too (1.110)."""
+    prefix = model.partition("/")[0]
+    if (
+        prefix == provider
+        or prefix not in [member.value for member in lib.LlmProviders]
+        or _declared_authenticating(lib, model, None) is not None
+    ):
+        return None
+    try:
+        own, found, _, _ = lib.get_llm_provider(model=model, api_base=api_base)
+    except lib.BadRequestError:
+        return None
+    return str(own) if found == provider else None
 
 
 def _has_native_messages_config(

@@ -5,14 +5,18 @@ the wire, so :func:`completion` applies the same hygiene around the call itself 
 target is the model string the caller passes; a sync ``Router.completion`` picks its
 deployment inside LiteLLM, out of reach). :func:`acompletion` does the same for async
 calls and, unlike the callback alone, re-raises unmapped overflow errors as
-``ContextWindowExceededError``. :class:`HygieneRouter` does that inside a Router, where
+``ContextWindowExceededError``. :func:`HygieneRouter` does that inside a Router, where
 ``context_window_fallbacks`` decide on the error's type.
 """
 
 from __future__ import annotations
 
+import functools
+import importlib
+import inspect
 import threading
-from typing import Any
+from collections.abc import Awaitable, Callable
+from typing import Any, cast
 
 import litellm
 from litellm import ModelResponse
@@ -113,27 +117,85 @@ def _raise_upgraded(callback: HygieneCallback, err: Exception, call: dict[str, A
         raise corrected from err
 
 
-class HygieneRouter(Router):
+def HygieneRouter(*args: Any, **kwargs: Any) -> Router:  # a class's name: it builds one
     """A ``litellm.Router`` whose context-window fallbacks also see unmapped overflows.
 
-    The Router picks ``context_window_fallbacks`` only for ``ContextWindowExceededError``;
-    this subclass re-types a deployment's unmapped token-overflow error before the Router
-    decides on fallbacks. Everything else is the Router's own behaviour. Request hygiene
-    itself comes from :class:`HygieneCallback` in ``litellm.callbacks``, which covers
-    every fallback hop.
+    Takes ``litellm.Router``'s arguments and returns a ``litellm.Router``. The Router picks
+    ``context_window_fallbacks`` only for ``ContextWindowExceededError``; this one sees a
+    deployment's error re-typed by what it says before it decides on fallbacks: an unmapped
+    token overflow becomes ``ContextWindowExceededError`` (so the ``context_window_fallbacks``
+    fire), a look-alike LiteLLM mapped to it (a tool id over its length limit) becomes
+    ``BadRequestError`` (so they do not). Everything else is the Router's own behaviour.
+    Request hygiene itself comes from :class:`HygieneCallback` in ``litellm.callbacks``,
+    which covers every fallback hop.
+
+    LiteLLM 1.110 refuses subclasses of its Router, so none is made on any release: where
+    the Router is a facade over a core (1.110), the core is given a host whose async
+    endpoints re-type what they raise (``Router.from_config(config, host)``, the seam every
+    deployment attempt goes through); before (1.106 to 1.109), the router's own fallback step,
+    ``async_function_with_fallbacks_common_utils``, re-types the error it is handed.
     """
+    from_config = getattr(Router, "from_config", None)
+    if from_config is None:
+        router = Router(*args, **kwargs)
+        _retype_at_the_fallback_step(router)
+        return router
+    # Router.__init__'s own steps, with the host in place of the default one.
+    arguments = importlib.import_module("litellm.router").router_arguments(*args, **kwargs)
+    config = importlib.import_module("litellm.router_config").build_router_config(arguments)
+    return cast(Router, from_config(config, _host()))
 
-    async def async_function_with_fallbacks_common_utils(
-        self, e: Exception, *args: Any, **kwargs: Any
-    ) -> Any:
-        """Re-type an error by what it says, then let the Router decide on fallbacks.
 
-        An unmapped overflow becomes ``ContextWindowExceededError`` (so the
-        ``context_window_fallbacks`` fire); a look-alike LiteLLM mapped to it (a tool id
-        over its length limit) becomes ``BadRequestError`` (so they do not).
-        """
-        corrected = retyped(e, None)
-        if corrected is not None:
-            corrected.__cause__ = e
-            e = corrected
-        return await super().async_function_with_fallbacks_common_utils(e, *args, **kwargs)
+def _retyped_or_same(err: Exception) -> Exception:
+    corrected = retyped(err, None)
+    if corrected is None:
+        return err
+    corrected.__cause__ = err
+    return corrected
+
+
+def _retype_at_the_fallback_step(router: Router) -> None:
+    """LiteLLM 1.106 to 1.109: wrap the step that decides on fallbacks, for this router only."""
+    decide = router.async_function_with_fallbacks_common_utils
+
+    async def retyping(e: Exception, *args: Any, **kwargs: Any) -> Any:
+        return await decide(_retyped_or_same(e), *args, **kwargs)
+
+    router.async_function_with_fallbacks_common_utils = retyping  # type: ignore[method-assign]
+
+
+@functools.cache
+def _host() -> Any:
+    """LiteLLM 1.110: the router core's host, with every async endpoint re-typing its errors.
+
+    The core calls each deployment attempt through ``host.invoke(op)(**kwargs)``
+    (``router_rust/core.py``), and decides on retries and fallbacks from the class of what
+    that raises.
+    """
+    from litellm.router_python_host import PythonHost
+
+    class RetypingHost(PythonHost):  # type: ignore[misc]
+        __slots__ = ()
+
+        def invoke(self, op: str) -> Any:
+            endpoint = super().invoke(op)
+            if not inspect.iscoroutinefunction(endpoint):
+                return endpoint
+            return _retyping(endpoint)
+
+    return RetypingHost()
+
+
+@functools.lru_cache(maxsize=64)
+def _retyping(endpoint: Callable[..., Awaitable[Any]]) -> Callable[..., Awaitable[Any]]:
+    @functools.wraps(endpoint)  # the core reads the handler's __name__ and __module__
+    async def call(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return await endpoint(*args, **kwargs)
+        except Exception as err:
+            corrected = retyped(err, None)
+            if corrected is None:
+                raise
+            raise corrected from err
+
+    return call

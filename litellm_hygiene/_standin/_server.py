@@ -192,12 +192,27 @@ class StandIn:
             self.received.clear()
             self.unanswered.clear()
 
+    def _listing(self, request: ReceivedRequest) -> Reply:
+        """A GET (Gemini's ``cachedContents`` listing): the responder's, logged, else a 404.
+
+        A client's own look-ups the responder does not serve (a proxy asking for
+        ``/v1/models``) are not requests to judge: neither logged nor answered.
+        """
+        chosen = self._respond(request) if self._respond is not None else None
+        if chosen is None:
+            body = {"error": {"message": "not found", "type": "not_found_error"}}
+            return Reply(route=request.route or "chat-completions", status=404, body=body)
+        self.received.append(request)
+        return as_requested(request.body, chosen)
+
     def answer(self, request: ReceivedRequest) -> Reply:
         """Log ``request`` and pop the reply for its route (a 500 when none is queued).
 
         The reply is streamed when the request asks for a stream (:func:`.as_requested`).
         """
         with self._lock:
+            if request.method == "GET":
+                return self._listing(request)
             self.received.append(request)
             if self._respond is not None:
                 chosen = self._respond(request)
@@ -207,7 +222,7 @@ class StandIn:
             if queue:
                 return as_requested(request.body, queue.popleft())
             self.unanswered.append(request)
-        message = f"litellm-hygiene stand-in: no reply queued for {request.method} {request.path}"
+        message = f"litellm-hygiene stand-in: no reply queued for POST {request.path}"
         return Reply(
             route=request.route or "chat-completions",
             status=500,
