@@ -392,3 +392,61 @@ def test_a_system_message_first_in_messages_goes_into_system() -> None:
         result.messages, "anthropic/claude-opus-4-8", system=result.system
     )
     assert not again.report.changed
+
+
+_CALL = {
+    "role": "assistant",
+    "content": [{"type": "tool_use", "id": "toolu_1", "name": "Read", "input": {}}],
+}
+_RESULT = {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_1"}]}
+_SYSTEM = {"role": "system", "content": "Use the new tools."}
+_NOTE = {"type": "text", "text": "System note: Use the new tools."}
+
+
+@pytest.mark.parametrize(
+    ("messages", "model", "sent"),
+    [
+        # Opus 4.8 takes it right after a user turn (a tool result is one): as it came.
+        (
+            [{"role": "user", "content": "a"}, _SYSTEM, {"role": "assistant", "content": "b"}],
+            "anthropic/claude-opus-4-8",
+            [{"role": "user", "content": "a"}, _SYSTEM, {"role": "assistant", "content": "b"}],
+        ),
+        (
+            [{"role": "user", "content": "a"}, _CALL, _RESULT, _SYSTEM],
+            "anthropic/claude-opus-4-8",
+            None,
+        ),
+        # Between a call and its results: after them (tool_pairing moves the results up
+        # first), still a system message.
+        (
+            [{"role": "user", "content": "a"}, _CALL, _SYSTEM, _RESULT],
+            "anthropic/claude-opus-4-8",
+            [{"role": "user", "content": "a"}, _CALL, _RESULT, _SYSTEM],
+        ),
+        # After an assistant turn: a user note at its place.
+        (
+            [{"role": "user", "content": "a"}, {"role": "assistant", "content": "b"}, _SYSTEM],
+            "anthropic/claude-opus-4-8",
+            [
+                {"role": "user", "content": "a"},
+                {"role": "assistant", "content": "b"},
+                {"role": "user", "content": _NOTE["text"]},
+            ],
+        ),
+        # A model that takes none: a note, joined with the user turn before it.
+        (
+            [{"role": "user", "content": [{"type": "text", "text": "a"}]}, _SYSTEM],
+            "anthropic/claude-sonnet-4-5",
+            [{"role": "user", "content": [{"type": "text", "text": "a"}, _NOTE]}],
+        ),
+    ],
+)
+def test_a_system_message_goes_where_the_model_takes_it(
+    messages: list[Any], model: str, sent: list[Any] | None
+) -> None:
+    result = sanitize_anthropic_messages(messages, model)
+    assert result.messages == (messages if sent is None else sent)
+    assert result.report.changed is (sent is not None and sent != messages)
+    again = sanitize_anthropic_messages(result.messages, model, system=result.system)
+    assert not again.report.changed

@@ -78,6 +78,7 @@ REQUIRED: dict[str, dict[str, Any] | None] = {
     "litellm_hygiene._messages.Diagnostic": {"code": "c", "message": "m"},
     "litellm_hygiene._messages.AssistantMessage": {},
     "litellm_hygiene._messages.ToolResultMessage": {"tool_call_id": "call_1"},
+    "litellm_hygiene._messages.OpaqueMessage": {"raw": {"role": "critic"}},
     "litellm_hygiene._messages.ToolDefinition": {"name": "lookup"},
     "litellm_hygiene._messages.Context": {},
     "litellm_hygiene._overflow._detect.Overflow": {"kind": "error_code", "signal": "s"},

@@ -209,3 +209,25 @@ def test_gemini_behind_a_router_gets_geminis_turn_rule(model: str, user_first: b
         (violation,) = [v for v in validate_messages(history, model) if v.code == "assistant_first"]
         assert violation.provider_error is not None
         assert "function call turn comes immediately after a user turn" in violation.provider_error
+
+
+@pytest.mark.parametrize(
+    ("model", "takes"),
+    [
+        ("anthropic/claude-opus-4-8", "after_user"),
+        ("anthropic/claude-opus-5", "after_user"),
+        ("anthropic/claude-sonnet-5", "after_user"),
+        ("vertex_ai/claude-opus-4-8@20260528", "after_user"),
+        ("bedrock/invoke/us.anthropic.claude-opus-4-8-v1:0", "after_user"),
+        ("anthropic/claude-opus-4-7", "none"),
+        ("anthropic/claude-opus-4-20250514", "none"),  # 4.0: the date is no minor version
+        ("anthropic/claude-sonnet-4-5-20250929", "none"),
+        ("anthropic/claude-haiku-4-5", "none"),
+        ("anthropic/claude-3-7-sonnet-latest", "none"),
+        ("deepseek/deepseek-chat", "none"),  # its Anthropic endpoint: unknown variant `system`
+        ("openai/gpt-4o", "anywhere"),
+    ],
+)
+def test_which_models_take_a_system_message_inside_the_conversation(model: str, takes: str) -> None:
+    """Claude's mid-conversation system messages came with Opus 4.8."""
+    assert policy_for(resolve_target(model)).inline_system == takes
