@@ -197,6 +197,17 @@ def test_headers_carry_counts_and_overflow_without_content() -> None:
     assert headers_for(CallReport(), "x-h")["x-h-changes"] == "none"
 
 
+def test_messages_kept_unread_are_counted_in_a_header_and_listed_in_the_report() -> None:
+    unread = ["messages[3].role: expected 'user', 'assistant' or 'system'"]
+    report = CallReport(target="anthropic/claude-opus-4-8", unread=unread)
+    assert headers_for(report, "x-h")["x-h-unread"] == "1"
+    assert "x-h-unread" not in headers_for(CallReport(), "x-h")
+    data = report.as_dict()
+    assert data["unread"] == unread
+    assert "unread" not in CallReport().as_dict()
+    assert CallReport.from_dict(data) == report
+
+
 def test_report_book_is_bounded() -> None:
     book = ReportBook(max_entries=3)
     for n in range(10):
