@@ -53,6 +53,7 @@ __all__ = [
     "chat",
     "hygiene_headers",
     "json_keys",
+    "offline_proxies",
     "proxy_client",
     "running_proxies",
     "standin_config",
@@ -102,14 +103,20 @@ def proxy_environment(base: Mapping[str, str] | None = None) -> dict[str, str]:
         "LITELLM_DONT_SHOW_FEEDBACK_BOX": "true",
         "LITELLM_LOG": "INFO",
         "PYTHONUNBUFFERED": "1",
+    }
+    return env | offline_proxies()
+
+
+def offline_proxies() -> dict[str, str]:
+    """HTTP(S) proxy variables, both spellings, that send every host but loopback to a
+    closed port: a client that honours them fails at once off this machine."""
+    env = {
         "HTTP_PROXY": _DEAD_PROXY,
         "HTTPS_PROXY": _DEAD_PROXY,
         "ALL_PROXY": _DEAD_PROXY,
         "NO_PROXY": "127.0.0.1,localhost",
     }
-    for name in ("http_proxy", "https_proxy", "all_proxy", "no_proxy"):
-        env[name] = env[name.upper()]
-    return env
+    return env | {name.lower(): value for name, value in env.items()}
 
 
 class ProxyServer:

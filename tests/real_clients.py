@@ -30,6 +30,8 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
+from tests.proxy_server import offline_proxies
+
 __all__ = [
     "CLIS",
     "CliRun",
@@ -44,7 +46,6 @@ CLIS = {"@anthropic-ai/claude-code": "2.1.197", "@openai/codex": "0.171.0"}
 """The npm packages and the exact versions the tests run (README: Claude Code and Codex)."""
 
 _ROOT = Path(__file__).resolve().parent.parent
-_DEAD_PROXY = "http://127.0.0.1:9"
 _NPM_TIMEOUT = 600.0
 _CLI_TIMEOUT = 180.0
 
@@ -234,13 +235,7 @@ def hermetic_env(home: Path, extra: Mapping[str, str]) -> dict[str, str]:
         "LANG": "C.UTF-8",
         "TERM": "dumb",
         "NO_COLOR": "1",
-        "HTTP_PROXY": _DEAD_PROXY,
-        "HTTPS_PROXY": _DEAD_PROXY,
-        "ALL_PROXY": _DEAD_PROXY,
-        "NO_PROXY": "127.0.0.1,localhost",
-    }
-    for name in ("http_proxy", "https_proxy", "all_proxy", "no_proxy"):
-        env[name] = env[name.upper()]
+    } | offline_proxies()
     (home / "tmp").mkdir(parents=True, exist_ok=True)
     return env | dict(extra)
 
