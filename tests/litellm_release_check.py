@@ -50,11 +50,13 @@ NEWEST_TESTS = (
     "tests/test_standin*.py",
     "tests/test_thinking_tool_loop*.py",
     "tests/test_public_api.py",
+    "tests/test_real_clients.py",
 )
 """The tests whose outcome depends on what LiteLLM does: the bodies it sends (cassettes,
 wire keys, the demo, the pinned facts), its converters, hooks and routes (accepted
 requests, callback, route decisions), its proxy, the stand-in that plays the providers,
-and the public names. The rest of the suite tests hygiene's own code."""
+and the public names, and the real Claude Code and Codex CLIs through its proxy. The rest
+of the suite tests hygiene's own code."""
 
 _PROBE = r"""
 import json, importlib
