@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from .._errors import InvalidMessageError
+from .._executor import UNREAD
 from .._families import policy_for
 from .._messages import OpaqueMessage
 from .._openai._decode import read_stamp
@@ -319,11 +320,15 @@ def _keep(err: InvalidMessageError) -> None:
 
 
 def unread_of(conv: Conversation) -> tuple[str, ...]:
-    """Why each message of ``conv`` kept as it came could not be read."""
+    """Why each message of ``conv`` kept as it came could not be read.
+
+    Every request asks: a slot's facts are compared by identity first (an unreadable
+    message's are ``UNREAD``), a pydantic ``isinstance`` costing a metaclass call.
+    """
     return tuple(
         f"messages[{slot.origin}].{message.field}: {message.reason}"
         for slot in conv.slots
-        if isinstance(message := slot.message, OpaqueMessage)
+        if slot.facts is UNREAD and isinstance(message := slot.message, OpaqueMessage)
     )
 
 
