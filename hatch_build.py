@@ -51,6 +51,7 @@ COMPILED: tuple[str, ...] = (
     "_wire/*.py",
     "_build.py",
     "_executor.py",
+    "_recall.py",
     "_integration/_fingerprint.py",
     "_responses/_chat.py",
     "_responses/_decode.py",

@@ -9,11 +9,12 @@ the loop every request goes through.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from typing import Any
 
 from ._errors import InvalidMessageError
 from ._messages import Message, OpaqueMessage
+from ._recall import Seen, build, patchable
 from ._rules import RULES
 from ._rules._conversation import Conversation, RuleContext, Slot
 from ._rules._findings import Change, Problem
@@ -94,7 +95,15 @@ def fix_messages(
 
 
 class _Walk:
-    """One message at a time through consecutive message rules (see :func:`fix_messages`)."""
+    """One message at a time through consecutive message rules (see :func:`fix_messages`).
+
+    When the request comes with what a recall remembers (``RuleContext.recall_key``),
+    each caller's message that is not a user turn has its walk remembered (``Seen``)
+    and replayed on the next request holding an equal message: a message rule judges a
+    message on its own, from its content, its provenance and the target. (A user turn
+    is walked each time: whether a blank one is the last user turn depends on the
+    turns after it.)
+    """
 
     def __init__(self, conv: Conversation, rules: Sequence[MessageRule]) -> None:
         self.conv = conv
@@ -102,16 +111,37 @@ class _Walk:
         self.changes: list[list[Change]] = [[] for _ in rules]
         self.dropped = [0] * len(rules)
         self.touched = False
+        key = conv.ctx.recall_key
+        self.key: Hashable = None if key is None else (key, tuple(r.code for r in rules))
 
     def step(self, index: int, slot: Slot) -> Slot | None:
         """The message as the rules leave it; ``None`` when one drops it."""
+        seen = slot.seen
+        if seen is None or self.key is None or slot.facts.role == "user":
+            return self._apply(index, slot, *self._walk(index, slot))
+        key = (self.key, slot.restored, slot.failed)
+        outcome: _Outcome | None = seen.outcome(key)
+        if outcome is None:
+            walked = self._walk(index, slot)
+            made = _Outcome.of(slot, *walked)
+            if made is not None:
+                seen.remember(key, made, made.size)
+            return self._apply(index, slot, *walked)
+        if outcome.verdict is not None:
+            slot.verdict = outcome.verdict
+        return self._apply(index, slot, outcome.rebuilt(slot), outcome.events, outcome.dropped_at)
+
+    def _walk(self, index: int, slot: Slot) -> tuple[Slot | None, list[_Event], int]:
+        """The message through the rules: the result, each rule's problems, who dropped it.
+
+        Nothing of the walk's own is changed: :meth:`_apply` records it. ``-1``: no
+        rule dropped it.
+        """
         conv = self.conv
+        events: list[_Event] = []
         now = slot  # the wire message as the rules so far left it
         current: Message | None = None  # ... or decoded, once a rule needed that
-        before = 0
         for number, rule in enumerate(self.rules):
-            position = index - before
-            before += self.dropped[number]
             if current is None:
                 if not now.facts.flags & rule.flags or not rule.candidate(conv, now):
                     continue
@@ -120,7 +150,7 @@ class _Walk:
                 if edited is not None:
                     raw, problems, facts = edited
                     if problems:
-                        self._record(number, position, problems)
+                        events.append((number, problems))
                         now = conv.edited(now, raw, facts)
                     continue
                 message = conv.message(index) if now is slot else conv.wire.decode(now.raw, index)
@@ -129,21 +159,105 @@ class _Walk:
             fixed, problems = rule.repair(conv, index, message)
             if not problems:
                 continue
-            self._record(number, position, problems)
+            events.append((number, problems))
             if fixed is None:
-                self.dropped[number] += 1
-                self.touched = True
-                return None
+                return None, events, number
             current = fixed
         if current is not None:
-            self.touched = True
-            return conv.slot_for(current, like=slot)
-        self.touched |= now is not slot
-        return now
+            return conv.slot_for(current, like=slot), events, -1
+        return now, events, -1
 
-    def _record(self, number: int, position: int, problems: Sequence[Problem]) -> None:
-        code = self.rules[number].code
-        self.changes[number] += [Change(code, position, p.reason) for p in problems]
+    def _apply(
+        self, index: int, slot: Slot, result: Slot | None, events: Sequence[_Event], dropped_at: int
+    ) -> Slot | None:
+        """Record a walk's problems at the positions each rule's input had the message."""
+        dropped = self.dropped
+        for number, problems in events:
+            position = index
+            for before in range(number):
+                position -= dropped[before]
+            code = self.rules[number].code
+            self.changes[number] += [Change(code, position, p.reason) for p in problems]
+        if dropped_at >= 0:
+            dropped[dropped_at] += 1
+            self.touched = True
+            return None
+        self.touched |= result is not slot
+        return result
+
+
+_Event = tuple[int, Sequence[Problem]]
+"""A rule's problems with one message: the rule's number in the walk, its problems."""
+
+
+class _Outcome:
+    """A remembered walk of one message: rebuilt for each request holding it again.
+
+    Attributes:
+        events: Each rule's problems, in order.
+        dropped_at: The rule that dropped the message (``-1``: none).
+        verdict: The message's provenance verdict, when the walk judged it.
+        recipe: How to rebuild the written message from the request's (``_recall``);
+            ``None`` when the walk left the message as it was, or dropped it.
+        facts, message, result_verdict, failed: The written message's slot.
+        size: Estimated bytes held.
+    """
+
+    __slots__ = (
+        "dropped_at",
+        "events",
+        "facts",
+        "failed",
+        "message",
+        "recipe",
+        "result_verdict",
+        "size",
+        "verdict",
+    )
+
+    def __init__(
+        self,
+        events: Sequence[_Event],
+        dropped_at: int,
+        verdict: bool | None,
+        recipe: Any,
+        result: Slot | None,
+        size: int,
+    ) -> None:
+        self.events = events
+        self.dropped_at = dropped_at
+        self.verdict = verdict
+        self.recipe = recipe
+        self.facts = None if result is None else result.facts
+        self.message = None if result is None else result.message
+        self.result_verdict = None if result is None else result.verdict
+        self.failed = False if result is None else result.failed
+        self.size = size
+
+    @staticmethod
+    def of(
+        slot: Slot, result: Slot | None, events: Sequence[_Event], dropped_at: int
+    ) -> _Outcome | None:
+        """The outcome of ``slot``'s walk; ``None`` when it cannot be rebuilt later."""
+        size = 64 + 64 * len(events)
+        if result is None or result is slot:
+            return _Outcome(events, dropped_at, slot.verdict, None, None, size)
+        made = patchable(result.raw, slot.raw)
+        if made is None:
+            return None
+        recipe, written = made
+        return _Outcome(events, dropped_at, slot.verdict, recipe, result, size + written)
+
+    def rebuilt(self, slot: Slot) -> Slot | None:
+        """The walk's result for ``slot``, a message equal to the one remembered."""
+        if self.dropped_at >= 0:
+            return None
+        if self.recipe is None:
+            return slot
+        raw = build(self.recipe, slot.raw)
+        facts = self.facts
+        assert facts is not None  # a result was written: its facts were kept with it
+        return Slot(raw, facts, self.message, verdict=self.result_verdict, failed=self.failed)
 
 
 def read_slots(
@@ -151,6 +265,7 @@ def read_slots(
     ctx: RuleContext,
     wire: Wire,
     on_error: Callable[[InvalidMessageError], None] | None = None,
+    seen: Sequence[Seen] | None = None,
 ) -> list[Slot]:
     """One slot per wire message, each read once.
 
@@ -161,7 +276,12 @@ def read_slots(
         on_error: Called for an unreadable message, which is then kept at its place,
             as it came (:func:`opaque_slot`): no rule looks into it, and the rules work
             on the rest. Without it, the error is raised.
+        seen: What a recall remembers of each message (``_recall.Aligned.seen``), with
+            ``ctx.recall_key`` set: facts read under that key are not read again, and
+            each slot carries its message's ``Seen`` for the rules' walks.
     """
+    if seen is not None and ctx.recall_key is not None:
+        return _recalled_slots(messages, ctx, wire, on_error, seen)
     slots: list[Slot] = []
     plan = ctx.plan
     read = wire.facts
@@ -175,6 +295,40 @@ def read_slots(
             slots.append(opaque_slot(raw, index, err))
             continue
         slots.append(Slot(raw, facts, None, index))
+    return slots
+
+
+def _recalled_slots(
+    messages: Sequence[Any],
+    ctx: RuleContext,
+    wire: Wire,
+    on_error: Callable[[InvalidMessageError], None] | None,
+    seen: Sequence[Seen],
+) -> list[Slot]:
+    """:func:`read_slots` with what a recall remembers of each message."""
+    slots: list[Slot] = []
+    plan = ctx.plan
+    read = wire.facts
+    key = ctx.recall_key
+    assert key is not None  # read_slots asked for it
+    for index, raw in enumerate(messages):
+        known = seen[index]
+        remembered = known.facts  # (key, facts): read as one, as another thread sets it
+        if remembered is not None and remembered[0] == key:
+            facts = remembered[1]
+        else:
+            try:
+                facts = read(raw, index, plan)
+            except InvalidMessageError as err:
+                if on_error is None:
+                    raise
+                on_error(err)
+                slots.append(opaque_slot(raw, index, err))
+                continue
+            known.facts = (key, facts)
+        slot = Slot(raw, facts, None, index)
+        slot.seen = known
+        slots.append(slot)
     return slots
 
 

@@ -15,6 +15,7 @@ from ._executor import read_slots
 from ._openai._wire import OPENAI
 from ._pipeline import TransformReport, context_for, run_rules
 from ._policy import Policy
+from ._recall import Seen
 from ._rules import Conversation, RuleContext
 from ._rules.system_placement import lifted
 from ._target import TargetModel, resolve_request, resolve_target
@@ -84,6 +85,7 @@ def read_request(
     params: Mapping[str, Any] | None = None,
     wire: Wire = OPENAI,
     on_error: Callable[[InvalidMessageError], None] | None = None,
+    seen: Sequence[Seen] | None = None,
 ) -> Conversation:
     """The caller's messages (and parameters) as the rules read them.
 
@@ -91,6 +93,7 @@ def read_request(
     another request shape state that shape's wire facts, see ``_anthropic._wire``).
     ``on_error``: called for each message that cannot be read, which is then kept as
     it came, at its place (``read_slots``); without it, the error is raised.
+    ``seen``: what a recall remembers of each message (see ``read_slots``).
 
     Raises:
         ConfigurationError: ``messages`` is not a list, or ``params`` not a mapping.
@@ -99,10 +102,10 @@ def read_request(
     if not isinstance(messages, list | tuple):
         raise ConfigurationError(f"messages must be a list, got {type(messages).__name__}")
     if params is None:
-        return Conversation(read_slots(messages, ctx, wire, on_error), ctx, wire)
+        return Conversation(read_slots(messages, ctx, wire, on_error, seen), ctx, wire)
     if not isinstance(params, Mapping):
         raise ConfigurationError(f"params must be a mapping, got {type(params).__name__}")
-    return Conversation(read_slots(messages, ctx, wire, on_error), ctx, wire, params)
+    return Conversation(read_slots(messages, ctx, wire, on_error, seen), ctx, wire, params)
 
 
 def sanitize_read(conv: Conversation) -> SanitizeResult:

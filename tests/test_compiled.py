@@ -51,6 +51,7 @@ ON_THE_WHEEL = (
     "tests/test_responses_shape.py",
     "tests/test_responses_route.py",
     "tests/test_public_api.py",
+    "tests/test_recall.py",
 )
 
 

@@ -23,6 +23,7 @@ from litellm.exceptions import BadRequestError, ContextWindowExceededError
 
 from .._errors import InvalidMessageError
 from .._overflow import predict_overflow
+from .._recall import Recall
 from .._target import TargetModel
 from ._annotate import attach_report, provenance_of, response_overflow, stamp
 from ._metrics import StatsCounter
@@ -100,12 +101,18 @@ class HygieneEngine:
         # connects yet.
         self._store = store if store is not None else build_store(self._options)
         self._book = ReportBook()
+        self._recall = Recall(int(self._options.recall_max_mb * (1 << 20)))
         self.stats: Counter[str] = StatsCounter()
 
     @property
     def options(self) -> HygieneOptions:
         """The options in force."""
         return self._options
+
+    @property
+    def recall(self) -> Recall:
+        """What was worked out for the conversations seen (``recall_max_mb`` bounds it)."""
+        return self._recall
 
     @property
     def store(self) -> ProvenanceStore | None:
@@ -148,10 +155,12 @@ class HygieneEngine:
         try:
             if shape is None:
                 call = kwargs
-                prepared = yield from preparing(kwargs, self._options, self._store)
+                prepared = yield from preparing(
+                    kwargs, self._options, self._store, recall=self._recall
+                )
             else:
                 call, prepared = yield from preparing_shaped(
-                    kwargs, self._options, self._store, _VIEWS[shape]
+                    kwargs, self._options, self._store, _VIEWS[shape], self._recall
                 )
         except ContextWindowExceededError:
             self._cannot_fit(report)

@@ -71,6 +71,10 @@ class HygieneOptions(BaseModel):
             latest user turn alone do not fit is refused with
             ``ContextWindowExceededError`` before it is sent. Off by default.
         fit_marker: Put one short system message where the fit left messages out.
+        recall_max_mb: Memory (MiB, estimated) for what hygiene remembers of the
+            conversations it has seen, so that a request continuing one works out only
+            what is new (``_recall``): content held in this process only, the least
+            recently used conversations forgotten first. ``0`` remembers nothing.
         pause_gc: Pause CPython's cyclic garbage collector while hygiene reads and
             rewrites a request (never across an ``await``), so the many short-lived
             objects of a rewrite die before a collection can promote them and trigger
@@ -104,6 +108,7 @@ class HygieneOptions(BaseModel):
     window_preserve_system_messages: bool = True
     fit_to_context: bool = False
     fit_marker: bool = False
+    recall_max_mb: float = Field(default=256, ge=0)
     pause_gc: bool = True
 
     @classmethod

@@ -10,7 +10,7 @@ validator shortcut returns the caller's list untouched when nothing needs to cha
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
 from .._errors import InvalidMessageError
@@ -22,11 +22,12 @@ from .._openai._parts import inline_image_chars
 from .._openai._wire import OPENAI
 from .._pipeline import context_for
 from .._policy import Policy
-from .._rules import REQUEST_PARAMS, Conversation
+from .._recall import Recall, Seen
+from .._rules import REQUEST_PARAMS, Conversation, Slot
 from .._sanitize import read_request, sanitize_read
 from .._target import TargetModel, resolve_target
 from .._view import OPAQUE, STAMPED, Stamp, Wire
-from ._fingerprint import iter_lookup_tokens, lookup_keys
+from ._fingerprint import iter_lookup_tokens, lookup_keys, token_key
 from ._options import HygieneOptions
 from ._steps import Lookup, Steps, Work, run, run_sync
 from ._store import MemoryStore, Provenance, ProvenanceStore
@@ -106,10 +107,12 @@ def preparing(
     options: HygieneOptions,
     store: ProvenanceStore | None,
     wire: Wire = OPENAI,
+    recall: Recall | None = None,
 ) -> Steps[Prepared]:
     """Transform a call's messages for its deployment, restoring stamps from ``store``.
 
-    ``wire``: the shape the messages are read in (see ``read_request``). The steps of
+    ``wire``: the shape the messages are read in (see ``read_request``); ``recall``:
+    what was worked out for the conversations seen before (see ``_recall``). The steps of
     the work (see :mod:`._steps`), run by :func:`prepare_request` in an event loop and
     by :func:`prepare_request_sync` here.
     """
@@ -126,11 +129,11 @@ def preparing(
         # Nothing to await: read, look up and rewrite in one step, so the collector
         # (paused while it runs) never sees the request half done.
         done: Prepared = yield Work(
-            _prepare_here, (kwargs, target, options, store, wire), heavy_finish
+            _prepare_here, (kwargs, target, options, store, wire, recall), heavy_finish
         )
         return done
     read: tuple[Conversation, Wanted] = yield Work(
-        _read, (kwargs, target, options, store, wire), heavy
+        _read, (kwargs, target, options, store, wire, recall), heavy
     )
     conv, wanted = read
     found: list[Provenance | None] = []
@@ -188,6 +191,7 @@ def preparing_shaped(
     options: HygieneOptions,
     store: ProvenanceStore | None,
     view_of: Callable[[Mapping[str, Any]], ShapedCall],
+    recall: Recall | None = None,
 ) -> Steps[tuple[dict[str, Any], Prepared]]:
     """:func:`preparing` for a call of another shape (``/v1/messages``, ``/v1/responses``).
 
@@ -199,12 +203,12 @@ def preparing_shaped(
     heavy, heavy_finish = _heavy_shaped(kwargs, options)
     if store is None or type(store) is MemoryStore:
         done: tuple[dict[str, Any], Prepared] = yield Work(
-            _shaped_here, (kwargs, view_of, options, store), heavy_finish
+            _shaped_here, (kwargs, view_of, options, store, recall), heavy_finish
         )
         return done
     view: ShapedCall = yield Work(view_of, (kwargs,), heavy)
     _check_read(view, options)
-    prepared = yield from preparing(view.kwargs, options, store, view.wire)
+    prepared = yield from preparing(view.kwargs, options, store, view.wire, recall)
     written: Prepared = yield Work(view.written, (prepared,), heavy)
     return view.kwargs, written
 
@@ -224,12 +228,13 @@ def _shaped_here(
     view_of: Callable[[Mapping[str, Any]], ShapedCall],
     options: HygieneOptions,
     store: MemoryStore | None,
+    recall: Recall | None = None,
 ) -> tuple[dict[str, Any], Prepared]:
     """:func:`prepare_shaped` in one step, for no store or an in-process one."""
     view = view_of(kwargs)
     _check_read(view, options)
     call = view.kwargs
-    prepared = _prepare_here(call, target_of(call), options, store, view.wire)
+    prepared = _prepare_here(call, target_of(call), options, store, view.wire, recall)
     return call, view.written(prepared)
 
 
@@ -260,18 +265,19 @@ def _prepare_here(
     options: HygieneOptions,
     store: MemoryStore | None,
     wire: Wire = OPENAI,
+    recall: Recall | None = None,
 ) -> Prepared:
     """:func:`prepare_request` for no store or an in-process one (its lookups are calls).
 
     Each turn's lookup keys are hashed only as far as the store needs them: a turn it
     knows by its first key costs one hash, and a token no entry was made from none.
     """
-    conv = _conversation(kwargs, target, options, wire)
+    conv = _conversation(kwargs, target, options, wire, recall)
     turns = _lookups(conv) if store is not None else []
     if not turns or store is None:
         return _finish(kwargs, conv, options, [], [])
     try:
-        tokens = [iter_lookup_tokens(conv.slots[index].raw) for index in turns]
+        tokens = [_tokens(conv.slots[index]) for index in turns]
         found = store.get_many_tokens(tokens)
     except Exception as err:  # a store failure must not cost the transformation
         return _finish(kwargs, conv, options, [], [], type(err).__name__)
@@ -303,16 +309,31 @@ def rule_params(kwargs: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def _conversation(
-    kwargs: Mapping[str, Any], target: TargetModel, options: HygieneOptions, wire: Wire
+    kwargs: Mapping[str, Any],
+    target: TargetModel,
+    options: HygieneOptions,
+    wire: Wire,
+    recall: Recall | None = None,
 ) -> Conversation:
     """The request as the rules read it: its messages, and the parameters they read.
 
     A message that cannot be read is kept as it came, at its place, and the rules work
     on the rest; with ``fail_closed`` it is raised instead, to reject the request.
+    With a ``recall``, the request is aligned with the conversation it continues and
+    remembered (its new messages copied) before the rules run: what they work out for
+    each message lands in its ``Seen``.
     """
     ctx = context_for(target, _policy(target, options))
     keep = None if options.fail_closed else _keep
-    return read_request(kwargs["messages"], ctx, rule_params(kwargs), wire, keep)
+    messages = kwargs["messages"]
+    params = rule_params(kwargs)
+    if recall is None or not isinstance(messages, list) or not messages:
+        return read_request(messages, ctx, params, wire, keep)
+    space = type(wire).__name__
+    ctx = replace(ctx, recall_key=recall.key((space, target, ctx.policy, ctx.source)))
+    aligned = recall.align(space, messages)
+    recall.keep(aligned, messages)
+    return read_request(messages, ctx, params, wire, keep, aligned.seen)
 
 
 def _keep(err: InvalidMessageError) -> None:
@@ -338,14 +359,35 @@ def _read(
     options: HygieneOptions,
     store: ProvenanceStore | None,
     wire: Wire = OPENAI,
+    recall: Recall | None = None,
 ) -> tuple[Conversation, Wanted]:
     """The request as the rules read it, and the turns to look up with their keys."""
-    conv = _conversation(kwargs, target, options, wire)
+    conv = _conversation(kwargs, target, options, wire, recall)
     if store is None:
         return conv, []
-    return conv, [
-        (index, keys) for index in _lookups(conv) if (keys := lookup_keys(conv.slots[index].raw))
-    ]
+    return conv, [(index, keys) for index in _lookups(conv) if (keys := _keys(conv.slots[index]))]
+
+
+def _tokens(slot: Slot) -> tuple[tuple[str, str], ...]:
+    """A turn's lookup tokens (``iter_lookup_tokens``), remembered where a recall is."""
+    seen: Seen | None = slot.seen
+    if seen is None:
+        return tuple(iter_lookup_tokens(slot.raw))
+    tokens = seen.tokens
+    if tokens is None:
+        tokens = seen.tokens = tuple(iter_lookup_tokens(slot.raw))
+    return tokens
+
+
+def _keys(slot: Slot) -> tuple[str, ...]:
+    """A turn's lookup keys (``lookup_keys``), remembered where a recall is."""
+    seen: Seen | None = slot.seen
+    if seen is None:
+        return lookup_keys(slot.raw)
+    keys = seen.keys
+    if keys is None:
+        keys = seen.keys = tuple(token_key(token) for token in _tokens(slot))
+    return keys
 
 
 def _finish(
@@ -416,13 +458,35 @@ def _lookups(conv: Conversation) -> list[int]:
     slots = conv.slots
     if not any(s.facts.role == "assistant" and s.facts.flags & OPAQUE for s in slots):
         return []
+    key = conv.ctx.recall_key
     return [
         index
         for index, slot in enumerate(slots)
         if slot.facts.role == "assistant"
         and not slot.facts.flags & STAMPED
-        and conv.provenance_matters(slot)
+        and (conv.provenance_matters(slot) if key is None else _matters(conv, slot, key))
     ]
+
+
+def _matters(conv: Conversation, slot: Slot, key: int) -> bool:
+    """``conv.provenance_matters(slot)``, remembered for the target where a recall is.
+
+    Asked of a turn before any provenance is restored, so it depends on the turn and the
+    target only; where it does not matter, the verdict it settled is set again.
+    """
+    seen: Seen | None = slot.seen
+    if seen is None:
+        return conv.provenance_matters(slot)
+    found = None if seen.matters is None else seen.matters.get(key)
+    if found is None:
+        matters = conv.provenance_matters(slot)
+        found = (matters, bool(slot.verdict))
+        if seen.matters is None:
+            seen.matters = {}
+        seen.matters[key] = found
+    elif not found[0]:
+        slot.verdict = found[1]
+    return found[0]
 
 
 _UNREAD: Any = object()

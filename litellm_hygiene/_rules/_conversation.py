@@ -37,6 +37,9 @@ class RuleContext:
         rules: The pipeline's rules, in order: a rule that builds a turn out of others
             has the message rules ahead of it settle the turn (``_rule.as_foreign``),
             without naming them.
+        recall_key: Stands for everything above when the request's messages come with
+            what a :class:`~litellm_hygiene._recall.Recall` remembers of them (each
+            slot's ``seen``): what is remembered under it holds for this context.
     """
 
     target: TargetModel
@@ -44,6 +47,7 @@ class RuleContext:
     plan: WirePlan
     source: TargetModel | None = None
     rules: tuple[Any, ...] = ()
+    recall_key: int | None = None
     _kept: dict[Hashable, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def kept(self, key: Hashable, build: Callable[[], _T]) -> _T:
@@ -72,7 +76,8 @@ class Slot:
     ``restored`` is a provenance stamp the caller's message lost and the integration's
     store gave back, read as a stamp on the message would be (the message is not
     copied to carry it); ``contradicted`` caches whether its own content says it came
-    from another protocol than the target's.
+    from another protocol than the target's; ``seen`` is what a recall remembers of the
+    caller's message (``_recall.Seen``), on the caller's own slots only.
     """
 
     __slots__ = (
@@ -83,6 +88,7 @@ class Slot:
         "origin",
         "raw",
         "restored",
+        "seen",
         "verdict",
     )
 
@@ -106,6 +112,7 @@ class Slot:
         self.failed = failed
         self.restored = restored
         self.contradicted: bool | None = None
+        self.seen: Any = None
 
 
 class Conversation:

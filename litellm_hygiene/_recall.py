@@ -1,0 +1,433 @@
+"""What hygiene worked out for conversations it has seen: per process, bounded, by content.
+
+A coding agent sends its whole history on every request: request ``n + 1`` is request
+``n`` and one more exchange. :class:`Recall` remembers, for each message of a request,
+what was worked out for it (its facts, each message rule's verdict and repair, its
+provenance lookup tokens: :class:`Seen`), so that the next request of the conversation
+works out only what is new.
+
+Keyed by content, never by object identity (a proxy parses every request afresh): a
+request is aligned with the remembered conversation it continues, found by its first
+two messages, and a remembered message is reused only where the request's message at
+the same place is equal to it (``==``, compared at C speed). Everything remembered is
+a pure function of the message's content and of the request's target and shape (the
+keys :meth:`Recall.key` interns), so a request that edits, compacts or truncates its
+history, or goes to another target or in another shape, gets exactly what the full
+pipeline gives: what no longer matches is worked out again.
+
+The remembered messages are the recall's own copies (containers copied, strings
+shared), made once when a message is first seen; what a rule wrote is rebuilt for each
+request from the request's own message and the rule's changes (:func:`patch`), so
+nothing the recall holds is ever handed to LiteLLM. Content stays in this process's
+memory: never in the provenance store, the logs or a report. The recall is bounded by
+``max_bytes`` (an estimate of the memory its conversations hold, what rules wrote
+included); the conversations used least recently go first.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Hashable, Sequence
+from typing import Any, Final
+
+__all__ = ["Aligned", "Recall", "Seen", "build", "patch"]
+
+DEFAULT_BYTES: Final = 256 << 20
+"""The recall's default bound: 256 MiB (about 70 sessions of 200 agent steps)."""
+
+PER_HEAD: Final = 4
+"""Conversations remembered per beginning: branches of one history (a retry, a
+subagent) each keep their own."""
+
+_CONTAINER: Final = 64
+"""Estimated bytes of a copied dict or list beside its contents."""
+_SCALAR: Final = 16
+"""Estimated bytes of a number, ``True`` or ``None`` held in a container."""
+_DEEP: Final = 48
+"""A message nested deeper than this is not remembered (copying it would recurse)."""
+_OUTCOMES: Final = 8
+"""Outcomes remembered per message (targets and rule groups it met); more clear them."""
+
+
+class Seen:
+    """What was worked out for one remembered message.
+
+    Attributes:
+        facts: Its facts and the key they were read under (the request's target and
+            shape), as one pair; ``None``: not read yet.
+        outcomes: Each message-rule walk's outcome, by walk key (``_executor``).
+        tokens: Its provenance lookup tokens (``None``: not worked out yet).
+        keys: The store keys of :attr:`tokens` (``None``: not hashed yet).
+        matters: Whether its provenance matters, by target key (``_request``).
+        size: Estimated bytes of what the outcomes hold.
+    """
+
+    __slots__ = ("facts", "keys", "matters", "outcomes", "size", "tokens")
+
+    def __init__(self) -> None:
+        self.facts: tuple[int, Any] | None = None
+        self.outcomes: dict[Hashable, Any] | None = None
+        self.tokens: tuple[tuple[str, str], ...] | None = None
+        self.keys: tuple[str, ...] | None = None
+        self.matters: dict[int, tuple[bool, bool]] | None = None
+        self.size = 0
+
+    def outcome(self, key: Hashable) -> Any:
+        """The outcome remembered under ``key``; ``None`` when there is none."""
+        outcomes = self.outcomes
+        return None if outcomes is None else outcomes.get(key)
+
+    def remember(self, key: Hashable, outcome: Any, size: int) -> None:
+        """Remember ``outcome`` (of ``size`` estimated bytes) under ``key``."""
+        outcomes = self.outcomes
+        if outcomes is None or len(outcomes) >= _OUTCOMES:
+            outcomes = self.outcomes = {}
+            self.size = 0
+        outcomes[key] = outcome
+        self.size += size
+
+
+class _Record:
+    """One remembered conversation: the recall's copies of its items and what was seen."""
+
+    __slots__ = ("items", "seen", "sizes")
+
+    def __init__(self, items: list[Any], seen: list[Seen], sizes: list[int]) -> None:
+        self.items = items
+        self.seen = seen
+        self.sizes = sizes
+
+    def size(self) -> int:
+        return sum(self.sizes) + sum(seen.size for seen in self.seen)
+
+
+class Aligned:
+    """A request aligned with what the recall remembers of its conversation.
+
+    Attributes:
+        seen: One :class:`Seen` per item of the request: the remembered one for each
+            of the first ``matched`` items (equal to the remembered ones), a new one
+            for each item after.
+        matched: How many of the request's first items were remembered.
+    """
+
+    __slots__ = ("_head", "_known", "_record", "matched", "seen")
+
+    def __init__(
+        self,
+        head: Hashable,
+        record: _Record | None,
+        known: int,
+        matched: int,
+        seen: list[Seen],
+    ) -> None:
+        self._head = head
+        self._record = record
+        self._known = known  # the record's length when the request was aligned
+        self.matched = matched
+        self.seen = seen
+
+
+class Recall:
+    """Per process, bounded: what hygiene worked out for the conversations it saw.
+
+    Args:
+        max_bytes: The estimated memory the remembered conversations may hold; the
+            least recently used go first. ``0`` remembers nothing.
+
+    Thread-safe: requests are aligned and kept under a lock; the comparisons, the
+    copies and the work itself run outside it.
+    """
+
+    def __init__(self, max_bytes: int = DEFAULT_BYTES) -> None:
+        self.max_bytes = max_bytes
+        self._lock = threading.Lock()
+        self._heads: OrderedDict[Hashable, list[_Record]] = OrderedDict()
+        self._bytes = 0
+        self._keys: dict[Hashable, int] = {}
+
+    def key(self, value: Hashable) -> int:
+        """A small number standing for ``value`` (a target and shape), the same each time.
+
+        What is remembered is keyed by these: two requests share a key exactly when
+        their ``value`` is equal.
+        """
+        found = self._keys.get(value)
+        if found is None:
+            with self._lock:
+                found = self._keys.setdefault(value, len(self._keys))
+        return found
+
+    @property
+    def conversations(self) -> int:
+        """How many conversations are remembered."""
+        return sum(len(records) for records in self._heads.values())
+
+    @property
+    def estimated_bytes(self) -> int:
+        """The estimated memory the remembered conversations hold."""
+        return self._bytes
+
+    def align(self, space: Hashable, items: Sequence[Any]) -> Aligned:
+        """``items`` (a request's messages, in the shape ``space``) against what is known.
+
+        The conversation they continue is the remembered one of the same beginning
+        whose items, from the first, are equal to theirs for longest.
+        """
+        head: Hashable = None
+        if items:
+            head = (space, _mark(items[0]), _mark(items[1]) if len(items) > 1 else None)
+        candidates: list[tuple[_Record, list[Any]]] = []
+        if head is not None and self.max_bytes > 0:
+            with self._lock:
+                records = self._heads.get(head)
+                if records is not None:
+                    self._heads.move_to_end(head)
+                    candidates = [(record, record.items[: len(items)]) for record in records]
+        best: _Record | None = None
+        matched = 0
+        for record, known in candidates:
+            count = _common(items, known)
+            if count > matched or best is None:
+                best, matched = record, count
+        seen = best.seen[:matched] if best is not None else []
+        seen += [Seen() for _ in range(len(items) - matched)]
+        known_length = len(best.items) if best is not None else 0
+        return Aligned(head, best, known_length, matched, seen)
+
+    def keep(self, aligned: Aligned, items: Sequence[Any]) -> None:
+        """Remember what was worked out for ``items``, the request ``aligned`` was of.
+
+        The items after the ones already remembered are copied (the containers; the
+        strings are shared) and remembered with their :class:`Seen`. An item that is
+        not plain JSON ends what is remembered of the request.
+        """
+        head = aligned._head
+        if head is None or self.max_bytes <= 0:
+            return
+        matched = aligned.matched
+        copies: list[Any] = []
+        sizes: list[int] = []
+        for item in items[matched:]:
+            copied = _snapshot(item)
+            if copied is None:
+                break
+            copies.append(copied[0])
+            sizes.append(copied[1])
+        record = aligned._record
+        with self._lock:
+            if record is not None and matched == len(items) and self._holds(head, record):
+                return  # a request wholly remembered: nothing new
+            if not copies:
+                return
+            seen = aligned.seen[matched : matched + len(copies)]
+            records = self._heads.setdefault(head, [])
+            self._heads.move_to_end(head)
+            extends = (
+                record is not None
+                and matched == aligned._known == len(record.items)
+                and any(known is record for known in records)
+            )
+            if record is not None and extends:
+                before = record.size()
+                record.items.extend(copies)
+                record.sizes.extend(sizes)
+                record.seen.extend(seen)
+                self._bytes += record.size() - before
+            else:
+                prefix = record.items[:matched] if record is not None else []
+                prefix_seen = aligned.seen[:matched]
+                prefix_sizes = record.sizes[:matched] if record is not None else []
+                new = _Record(prefix + copies, prefix_seen + seen, prefix_sizes + sizes)
+                records.append(new)
+                self._bytes += new.size()
+                while len(records) > PER_HEAD:
+                    self._bytes -= records.pop(0).size()
+            self._evict()
+
+    def clear(self) -> None:
+        """Forget everything."""
+        with self._lock:
+            self._heads.clear()
+            self._bytes = 0
+
+    def _holds(self, head: Hashable, record: _Record) -> bool:
+        records = self._heads.get(head)
+        return records is not None and any(known is record for known in records)
+
+    def _evict(self) -> None:
+        """Drop the conversations used least recently until the bound holds (lock held)."""
+        while self._bytes > self.max_bytes and self._heads:
+            _, records = self._heads.popitem(last=False)
+            for record in records:
+                self._bytes -= record.size()
+        if not self._heads:
+            self._bytes = 0
+
+
+def _common(items: Sequence[Any], known: list[Any]) -> int:
+    """How many of ``items``' first items are equal to ``known``'s (at most its length)."""
+    count = len(known)
+    start = items[:count]
+    if (start if isinstance(start, list) else list(start)) == known:
+        return count
+    for index in range(count):
+        if items[index] != known[index]:
+            return index
+    return count
+
+
+def _mark(item: Any) -> Hashable:
+    """A cheap summary of an item, the same for equal items (an index, not a proof)."""
+    if isinstance(item, dict):
+        return tuple((key, _short(value)) for key, value in item.items())
+    return _short(item)
+
+
+def _short(value: Any) -> Hashable:
+    if isinstance(value, str):
+        return hash(value)
+    if isinstance(value, list):
+        return (len(value), _mark(value[0]) if value and not isinstance(value[0], list) else None)
+    if isinstance(value, dict):
+        return len(value)
+    if value is None or isinstance(value, bool) or isinstance(value, int):
+        return value
+    return type(value).__name__
+
+
+def _snapshot(item: Any) -> tuple[Any, int] | None:
+    """The recall's own copy of a plain JSON item, and its estimated bytes.
+
+    ``None`` when the item holds anything else, or nests too deep.
+    """
+    sizes = [0]
+    copied = _copy(item, 0, sizes)
+    if copied is _NOT_JSON:
+        return None
+    return copied, sizes[0]
+
+
+_NOT_JSON: Final[Any] = object()
+
+
+def _copy(value: Any, depth: int, sizes: list[int]) -> Any:
+    kind = type(value)
+    if kind is str:
+        sizes[0] += len(value) + 49
+        return value
+    if kind is dict:
+        if depth >= _DEEP:
+            return _NOT_JSON
+        sizes[0] += _CONTAINER
+        copied: dict[str, Any] = {}
+        for key, item in value.items():
+            if type(key) is not str:
+                return _NOT_JSON
+            inner = _copy(item, depth + 1, sizes)
+            if inner is _NOT_JSON:
+                return _NOT_JSON
+            copied[key] = inner
+        return copied
+    if kind is list:
+        if depth >= _DEEP:
+            return _NOT_JSON
+        sizes[0] += _CONTAINER
+        items: list[Any] = []
+        for item in value:
+            inner = _copy(item, depth + 1, sizes)
+            if inner is _NOT_JSON:
+                return _NOT_JSON
+            items.append(inner)
+        return items
+    if value is None or kind is bool or kind is int or kind is float:
+        sizes[0] += _SCALAR
+        return value
+    return _NOT_JSON
+
+
+# A rule's output rebuilt from a request's own message: what the output shares with the
+# message it was made from is taken from the request's (equal) message, what the rule
+# wrote is the recall's copy, copied again for each request.
+_TAKE: Final = 0
+_CONST: Final = 1
+_COPY: Final = 2
+_DICT: Final = 3
+_LIST: Final = 4
+
+
+def patch(out: Any, given: Any) -> tuple[Any, int]:
+    """How to rebuild ``out`` from a message equal to ``given``; and its estimated bytes.
+
+    ``out`` is what the rules made of ``given``: where it holds ``given``'s own values
+    (by identity), the patch takes the request's; the rest it holds as a copy.
+    """
+    sizes = [0]
+    return _patch(out, given, sizes), sizes[0]
+
+
+def _patch(out: Any, given: Any, sizes: list[int]) -> Any:
+    if out is given:
+        return (_TAKE,)
+    if type(out) is dict and type(given) is dict:
+        keys = tuple(out)
+        parts = tuple(
+            _patch(out[key], given[key], sizes) if key in given else _fixed(out[key], sizes)
+            for key in keys
+        )
+        if keys == tuple(given) and all(part[0] == _TAKE for part in parts):
+            return (_TAKE,)  # written anew, equal to the given one: take the request's
+        sizes[0] += _CONTAINER
+        return (_DICT, keys, parts)
+    if type(out) is list and type(given) is list and len(out) == len(given):
+        parts = tuple(_patch(o, g, sizes) for o, g in zip(out, given, strict=True))
+        if all(part[0] == _TAKE for part in parts):
+            return (_TAKE,)
+        sizes[0] += _CONTAINER
+        return (_LIST, parts)
+    return _fixed(out, sizes)
+
+
+def _fixed(value: Any, sizes: list[int]) -> Any:
+    kind = type(value)
+    if kind is str:
+        sizes[0] += len(value) + 49
+        return (_CONST, value)
+    if value is None or kind is bool or kind is int or kind is float:
+        return (_CONST, value)
+    copied = _copy(value, 0, sizes)
+    if copied is _NOT_JSON:
+        raise _Unpatchable
+    return (_COPY, copied)
+
+
+class _Unpatchable(Exception):
+    """A rule's output holds a value that is not plain JSON: it cannot be rebuilt."""
+
+
+def patchable(out: Any, given: Any) -> tuple[Any, int] | None:
+    """:func:`patch`, or ``None`` when ``out`` holds a value that is not plain JSON."""
+    try:
+        return patch(out, given)
+    except _Unpatchable:
+        return None
+
+
+def build(recipe: Any, given: Any) -> Any:
+    """The output a :func:`patch` describes, rebuilt from ``given`` (a request's message)."""
+    tag = recipe[0]
+    if tag == _TAKE:
+        return given
+    if tag == _CONST:
+        return recipe[1]
+    if tag == _DICT:
+        keys = recipe[1]
+        parts = recipe[2]
+        built: dict[str, Any] = {}
+        for key, part in zip(keys, parts, strict=True):
+            built[key] = build(part, given.get(key))
+        return built
+    if tag == _LIST:
+        return [build(part, g) for part, g in zip(recipe[1], given, strict=True)]
+    return _copy(recipe[1], 0, [0])
