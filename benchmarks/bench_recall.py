@@ -1,0 +1,129 @@
+"""The hook's own time per request on agent sessions, with and without what it remembers.
+
+Issue 38: request ``n + 1`` of an agent session is request ``n`` and one step, so the
+hook should cost what the step costs. This replays sessions built from the corpus's
+recorded answers (``transcripts.agent_session``, as ``bench_sessions.py`` does) through
+the hook's core (``HygieneEngine.prepare_sync``: what LiteLLM's hook runs, store
+lookups, reports and all), request by request, each parsed afresh from JSON as a proxy
+parses it, on the three shapes. Per case and session length it prints the median over
+the last ``--window`` requests of:
+
+- ``full``: the engine that remembers nothing (``recall_max_mb=0``: the whole pipeline
+  on every request, what the previous build did);
+- ``recalled``: the shipped engine, having seen the session's earlier requests;
+- ``first``: the shipped engine on a request of a session it has not seen (it works
+  everything out, and copies the conversation to remember it);
+
+and ``recalled`` at the most steps over ``recalled`` at the fewest (issue 38's goal: at
+most 1.5x). Prints; asserts nothing.
+
+Run: LITELLM_LOCAL_MODEL_COST_MAP=True python benchmarks/bench_recall.py [steps ...]
+     (default 50 200 1000); --window N (default 8); --cases WORD (repeatable).
+     Run from outside the checkout to measure an installed (compiled) build.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import os
+import statistics
+import sys
+import time
+from typing import Any
+
+os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.append(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+from bench_sessions import CASES, SessionCase, as_blocks_kept
+from machine import describe
+from transcripts import MODELS, agent_session, session_requests, stamp_session
+
+import litellm_hygiene
+import litellm_hygiene._executor
+from litellm_hygiene import from_openai
+from litellm_hygiene._anthropic import to_anthropic
+from litellm_hygiene._integration._engine import HygieneEngine
+from litellm_hygiene._integration._report import CallReport
+from litellm_hygiene._responses import to_responses
+
+GROWTH = 1.5
+"""Issue 38's goal: the time per request at the most steps over that at the fewest."""
+
+
+def request_blob(case: SessionCase, messages: list[dict[str, Any]]) -> tuple[str, str | None]:
+    """``case``'s request for the chat history ``messages`` as JSON, and its shape."""
+    model = MODELS[case.target]
+    if case.shape == "chat":
+        return json.dumps({"model": model, "messages": stamp_session(messages, case.source)}), None
+    context = from_openai(as_blocks_kept(messages))
+    if case.shape == "messages":
+        blocks, _ = to_anthropic(context.model_copy(update={"system_prompt": None}))
+        body = {"model": model, "messages": blocks, "system": context.system_prompt}
+        return json.dumps(body | {"max_tokens": 4096}), "anthropic_messages"
+    items, instructions = to_responses(context)
+    body = {"model": model, "input": items, "instructions": instructions}
+    return json.dumps(body), "responses"
+
+
+def timed(engine: HygieneEngine, blob: str, shape: str | None) -> float:
+    """Seconds the hook's core takes on ``blob``, parsed afresh."""
+    kwargs = json.loads(blob)
+    started = time.perf_counter()
+    engine.prepare_sync(kwargs, CallReport(), shape)
+    return time.perf_counter() - started
+
+
+def measure(case: SessionCase, session: list[dict[str, Any]], window: int) -> dict[str, float]:
+    """Median ms over the session's last ``window`` requests, each way."""
+    ends = session_requests(session)
+    blobs = [request_blob(case, session[:end]) for end in ends[-window - 1 :]]
+    full = HygieneEngine(recall_max_mb=0)
+    shipped = HygieneEngine()
+    times: dict[str, list[float]] = {"full": [], "recalled": [], "first": []}
+    timed(shipped, *blobs[0])  # the request before the window: now remembered
+    for blob, shape in blobs[1:]:
+        gc.collect()
+        times["full"].append(timed(full, blob, shape))
+        times["recalled"].append(timed(shipped, blob, shape))
+        times["first"].append(timed(HygieneEngine(), blob, shape))
+    return {mode: statistics.median(values) * 1e3 for mode, values in times.items()}
+
+
+def main() -> None:
+    """Parse the command line, measure, print the table."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("steps", nargs="*", type=int, default=[50, 200, 1000])
+    parser.add_argument("--window", type=int, default=8)
+    parser.add_argument("--cases", action="append", default=[])
+    options = parser.parse_args()
+    cases = [c for c in CASES if not options.cases or any(w in c.label for w in options.cases)]
+    sizes = sorted(options.steps)
+    compiled = not str(litellm_hygiene._executor.__file__).endswith(".py")
+    print(f"{describe()}, {'compiled' if compiled else 'pure'} build, window {options.window}")
+    print(f"{'case':<26} {'steps':>5} {'full ms':>8} {'recalled':>8} {'first':>8} {'x full':>7}")
+    growth: dict[str, list[float]] = {}
+    try:
+        for steps in sizes:
+            sessions = {source: agent_session(steps, source) for source in ("claude", "gemini")}
+            for case in cases:
+                m = measure(case, sessions[case.source], options.window)
+                growth.setdefault(case.label, []).append(m["recalled"])
+                print(
+                    f"{case.label:<26} {steps:>5} {m['full']:8.2f} {m['recalled']:8.2f}"
+                    f" {m['first']:8.2f} {m['recalled'] / m['full']:7.2f}",
+                    flush=True,
+                )
+    except FileNotFoundError as missing:
+        raise SystemExit(f"skipped: {missing}") from None
+    if len(sizes) > 1:
+        print(f"\nrecalled ms per request, {sizes[-1]} vs {sizes[0]} steps (goal <= {GROWTH}x)")
+        for label, values in growth.items():
+            grew = values[-1] / values[0]
+            print(f"{label:<26} {grew:6.2f}x{'' if grew <= GROWTH else '  missed'}")
+
+
+if __name__ == "__main__":
+    main()
