@@ -11,8 +11,15 @@ the idle proxy per concurrent request, and hygiene's own peak allocation for one
 request (``tracemalloc`` around the hook, in this process). Both proxies start and stop
 by themselves.
 
+With ``--sessions N --steps S`` each round is instead N agent sessions at once (issue
+38: a proxy with 30 concurrent sessions loses at most 5 % throughput): each session is
+an agent's history built from the corpus's recorded answers (``transcripts.agent_session``,
+its own system prompt and ids), sent request by request as the agent sends it, the whole
+history each time, the next request once the answer to the last is in; the sessions go
+to Claude, Mistral and GPT in turn. Throughput counts requests over the round's time.
+
 Run: LITELLM_LOCAL_MODEL_COST_MAP=True .venv/bin/python benchmarks/bench_proxy.py
-     [--requests 300] [--concurrency 30] [--rounds 3]
+     [--requests 300] [--concurrency 30] [--rounds 3] [--sessions 30 --steps 40]
 Prints; asserts nothing.
 """
 
@@ -20,9 +27,11 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import os
 import statistics
 import sys
+import time
 import tracemalloc
 from pathlib import Path
 from typing import Any
@@ -35,7 +44,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from machine import describe
 
-from tests.load import BurstResult, EchoStandIn, burst, conversation, percentile
+from tests.load import GROUPS, BurstResult, EchoStandIn, burst, conversation, percentile
 from tests.proxy_server import ProxyServer, running_proxies, standin_config
 
 
@@ -104,12 +113,57 @@ async def rounds(
     return results
 
 
+def agent_sessions(count: int, steps: int) -> list[list[tuple[str, list[dict[str, Any]]]]]:
+    """``count`` agent sessions of ``steps`` steps, each its requests in order."""
+    from transcripts import agent_session, session_requests
+
+    base = {source: agent_session(steps, source) for source in ("claude", "gemini")}
+    sessions = []
+    for number in range(count):
+        source = "claude" if number % 2 == 0 else "gemini"
+        text = json.dumps(base[source]).replace("You are a coding agent", f"Agent {number}")
+        history = json.loads(text)
+        group = GROUPS[number % len(GROUPS)]
+        sessions.append([(group, history[:end]) for end in session_requests(history)])
+    return sessions
+
+
+async def session_rounds(
+    servers: tuple[ProxyServer, ProxyServer], sessions: list[Any], count: int
+) -> dict[str, list[BurstResult]]:
+    """Each round: every session at once, each request after the answer to the last."""
+    results: dict[str, list[BurstResult]] = {"with": [], "without": []}
+    hygiene, plain = servers
+    await burst(hygiene, [s[0] for s in sessions], len(sessions))  # warm both
+    await burst(plain, [s[0] for s in sessions], len(sessions))
+
+    async def everyone(server: ProxyServer) -> BurstResult:
+        started = time.perf_counter()
+        parts = await asyncio.gather(*(burst(server, session, 1) for session in sessions))
+        out = BurstResult(seconds=time.perf_counter() - started)
+        for part in parts:
+            out.latencies += part.latencies
+            out.failures += part.failures
+        return out
+
+    for number in range(count):
+        order = [("with", hygiene), ("without", plain)]
+        for name, server in order if number % 2 == 0 else order[::-1]:
+            results[name].append(await everyone(server))
+    return results
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--requests", type=int, default=300)
     parser.add_argument("--concurrency", type=int, default=30)
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--sessions", type=int, default=0, help="agent sessions at once")
+    parser.add_argument("--steps", type=int, default=40, help="steps of each session")
     args = parser.parse_args()
+    if args.sessions:
+        sessions_main(args)
+        return
     requests = [conversation(i, heavy=False) for i in range(args.requests)]
     print(
         f"{describe()}, load average "
@@ -143,6 +197,32 @@ def main() -> None:
     )
     own = hook_peak_kib(requests)
     print(f"hygiene's own peak allocation per request (hook, median): {own:.0f} KiB")
+
+
+def sessions_main(args: argparse.Namespace) -> None:
+    """``--sessions``: concurrent agent sessions through both proxies."""
+    sessions = agent_sessions(args.sessions, args.steps)
+    total = sum(len(session) for session in sessions)
+    print(
+        f"{describe()}, load average {os.getloadavg()[0]:.1f} at start; {args.sessions}"
+        f" agent sessions of {args.steps} steps at once ({total} requests), {args.rounds} rounds"
+    )
+    standin = EchoStandIn()
+    with standin:
+        servers = _proxies(standin)
+        with running_proxies(servers):
+            results = asyncio.run(session_rounds(servers, sessions, args.rounds))
+    print(f"{'proxy':<16} {'p50 ms':>8} {'p95 ms':>8} {'req/s':>7} {'failed':>6}")
+    stats = {}
+    for name in ("with", "without"):
+        stats[name] = s = _stats(results[name])
+        print(
+            f"{name + ' hygiene':<16} {s['p50']:8.0f} {s['p95']:8.0f} {s['rps']:7.1f}"
+            f" {s['failed']:6.0f}"
+        )
+    w, wo = stats["with"], stats["without"]
+    ratio = w["rps"] / wo["rps"]
+    print(f"with / without: p50 {w['p50'] / wo['p50']:.2f}x, throughput {ratio:.2f}x")
 
 
 if __name__ == "__main__":
