@@ -15,7 +15,9 @@ keys :meth:`Recall.key` interns), so a request that edits, compacts or truncates
 history, or goes to another target or in another shape, gets exactly what the full
 pipeline gives: what no longer matches is worked out again.
 
-The remembered messages are the recall's own copies (containers copied, strings
+A conversation is remembered from its second request on: the first request of a
+beginning leaves only a mark, so traffic whose conversations never continue pays for no
+copy. The remembered messages are the recall's own copies (containers copied, strings
 shared), made once when a message is first seen; what a rule wrote is rebuilt for each
 request from the request's own message and the rule's changes (:func:`patch`), so
 nothing the recall holds is ever handed to LiteLLM. Content stays in this process's
@@ -46,6 +48,8 @@ _SCALAR: Final = 16
 """Estimated bytes of a number, ``True`` or ``None`` held in a container."""
 _DEEP: Final = 48
 """A message nested deeper than this is not remembered (copying it would recurse)."""
+_GLIMPSED: Final = 65536
+"""Beginnings seen once, kept as marks only (a few dozen bytes each)."""
 _OUTCOMES: Final = 8
 """Outcomes remembered per message (targets and rule groups it met); more clear them."""
 
@@ -108,7 +112,8 @@ class Aligned:
     Attributes:
         seen: One :class:`Seen` per item of the request: the remembered one for each
             of the first ``matched`` items (equal to the remembered ones), a new one
-            for each item after.
+            for each item after. ``None``: the request is not to be remembered (the
+            first of its beginning, or nothing is).
         matched: How many of the request's first items were remembered.
     """
 
@@ -120,7 +125,7 @@ class Aligned:
         record: _Record | None,
         known: int,
         matched: int,
-        seen: list[Seen],
+        seen: list[Seen] | None,
     ) -> None:
         self._head = head
         self._record = record
@@ -146,6 +151,7 @@ class Recall:
         self._heads: OrderedDict[Hashable, list[_Record]] = OrderedDict()
         self._bytes = 0
         self._keys: dict[Hashable, int] = {}
+        self._glimpsed: OrderedDict[Hashable, None] = OrderedDict()
 
     def key(self, value: Hashable) -> int:
         """A small number standing for ``value`` (a target and shape), the same each time.
@@ -175,16 +181,23 @@ class Recall:
         The conversation they continue is the remembered one of the same beginning
         whose items, from the first, are equal to theirs for longest.
         """
-        head: Hashable = None
-        if items:
-            head = (space, _mark(items[0]), _mark(items[1]) if len(items) > 1 else None)
+        if not items or self.max_bytes <= 0:
+            return _UNREMEMBERED
+        head = (space, _mark(items[0]), _mark(items[1]) if len(items) > 1 else None)
         candidates: list[tuple[_Record, list[Any]]] = []
-        if head is not None and self.max_bytes > 0:
-            with self._lock:
-                records = self._heads.get(head)
-                if records is not None:
-                    self._heads.move_to_end(head)
-                    candidates = [(record, record.items[: len(items)]) for record in records]
+        with self._lock:
+            records = self._heads.get(head)
+            if records is not None:
+                self._heads.move_to_end(head)
+                candidates = [(record, record.items[: len(items)]) for record in records]
+            elif head not in self._glimpsed:
+                # First sight of this beginning: only its mark is kept. Traffic whose
+                # conversations never continue pays no copy; one that continues is
+                # remembered from its second request on.
+                self._glimpsed[head] = None
+                if len(self._glimpsed) > _GLIMPSED:
+                    self._glimpsed.popitem(last=False)
+                return _UNREMEMBERED
         best: _Record | None = None
         matched = 0
         for record, known in candidates:
@@ -204,7 +217,7 @@ class Recall:
         not plain JSON ends what is remembered of the request.
         """
         head = aligned._head
-        if head is None or self.max_bytes <= 0:
+        if head is None or aligned.seen is None or self.max_bytes <= 0:
             return
         matched = aligned.matched
         copies: list[Any] = []
@@ -264,6 +277,10 @@ class Recall:
                 self._bytes -= record.size()
         if not self._heads:
             self._bytes = 0
+
+
+_UNREMEMBERED: Final = Aligned(None, None, 0, 0, None)
+"""The alignment of a request that is not remembered."""
 
 
 def _common(items: Sequence[Any], known: list[Any]) -> int:

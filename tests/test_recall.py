@@ -205,6 +205,8 @@ def _recalled(messages: list[Json], model: str, recall: Recall) -> Any:
     ctx = context_for(target)
     ctx = replace(ctx, recall_key=recall.key(("OpenAIWire", target, ctx.policy, ctx.source)))
     aligned = recall.align("OpenAIWire", messages)
+    if aligned.seen is None:  # the first of its beginning: read as it is
+        return sanitize_read(read_request(messages, context_for(target), {}, OPENAI, _skip))
     recall.keep(aligned, messages)
     return sanitize_read(read_request(messages, ctx, {}, OPENAI, _skip, aligned.seen))
 
@@ -224,16 +226,33 @@ def _conversation(n: int, tag: str = "") -> list[Json]:
     return out
 
 
+def _remember(recall: Recall, space: str, items: list[Any]) -> Any:
+    """Align ``items`` and remember them, as the hook does for a second request."""
+    aligned = recall.align(space, items)
+    if aligned.seen is None:
+        aligned = recall.align(space, items)
+    recall.keep(aligned, items)
+    return aligned
+
+
+def test_the_first_request_of_a_beginning_is_only_marked() -> None:
+    recall = Recall()
+    one_off = _conversation(3)
+    assert recall.align("chat", one_off).seen is None  # nothing copied for it
+    _remember(recall, "chat", one_off)  # seen again: remembered
+    assert recall.conversations == 1
+    assert recall.align("chat", _fresh(one_off)).matched == len(one_off)
+
+
 def test_a_continued_conversation_reuses_what_it_remembers() -> None:
     recall = Recall()
     first = _conversation(3)
-    aligned = recall.align("chat", first)
+    aligned = _remember(recall, "chat", first)
     assert aligned.matched == 0
-    recall.keep(aligned, first)
     aligned.seen[1].tokens = (("tx", "marked"),)
     longer = _fresh(_conversation(5))
     again = recall.align("chat", longer)
-    assert again.matched == len(first)
+    assert again.matched == len(first) and again.seen is not None
     assert again.seen[1].tokens == (("tx", "marked"),)
     assert all(isinstance(seen, Seen) for seen in again.seen)
     assert len(again.seen) == len(longer)
@@ -242,7 +261,7 @@ def test_a_continued_conversation_reuses_what_it_remembers() -> None:
 def test_an_edit_in_the_middle_is_worked_out_again_from_there() -> None:
     recall = Recall()
     first = _conversation(4)
-    recall.keep(recall.align("chat", first), first)
+    _remember(recall, "chat", first)
     edited = _fresh(first)
     edited[3]["content"] = "something else"
     assert recall.align("chat", edited).matched == 3
@@ -255,7 +274,7 @@ def test_branches_of_one_beginning_are_each_remembered() -> None:
     left = [*base, {"role": "user", "content": "left"}]
     right = [*base, {"role": "user", "content": "right"}]
     for conversation in (left, right):
-        recall.keep(recall.align("chat", conversation), conversation)
+        _remember(recall, "chat", conversation)
     assert recall.conversations == 2
     assert recall.align("chat", _fresh(left)).matched == len(left)
     assert recall.align("chat", _fresh(right)).matched == len(right)
@@ -265,25 +284,25 @@ def test_memory_is_bounded_and_the_least_recently_used_go_first() -> None:
     one = _conversation(40, "a")
     two = _conversation(40, "b")
     probe = Recall()
-    probe.keep(probe.align("chat", one), one)
+    _remember(probe, "chat", one)
     size = probe.estimated_bytes
     assert size > 10_000  # a message's strings and containers are counted
     recall = Recall(max_bytes=int(size * 1.5))
-    recall.keep(recall.align("chat", one), one)
-    recall.keep(recall.align("chat", two), two)
+    _remember(recall, "chat", one)
+    _remember(recall, "chat", two)
     assert recall.conversations == 1
     assert recall.estimated_bytes <= recall.max_bytes
     assert recall.align("chat", _fresh(one)).matched == 0  # the older one went
     assert recall.align("chat", _fresh(two)).matched == len(two)
     nothing = Recall(max_bytes=0)
-    nothing.keep(nothing.align("chat", one), one)
-    assert nothing.conversations == 0 and nothing.align("chat", one).matched == 0
+    _remember(nothing, "chat", one)
+    assert nothing.conversations == 0 and nothing.align("chat", one).seen is None
 
 
 def test_what_is_remembered_is_its_own_copy() -> None:
     recall = Recall()
     conversation = _conversation(2)
-    recall.keep(recall.align("chat", conversation), conversation)
+    _remember(recall, "chat", conversation)
     conversation[1]["content"] = "changed after it was sent"  # a caller reusing its dicts
     assert recall.align("chat", _fresh(_conversation(2))).matched == len(conversation)
 
@@ -296,7 +315,7 @@ def test_messages_that_are_not_plain_json_end_what_is_remembered() -> None:
 
     conversation: list[Any] = [*_conversation(1), Loose(role="user", content="x")]
     conversation.append({"role": "user", "content": "after"})
-    recall.keep(recall.align("chat", conversation), conversation)
+    _remember(recall, "chat", conversation)
     assert recall.align("chat", conversation).matched == 3
 
 

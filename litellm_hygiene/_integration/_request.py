@@ -330,8 +330,10 @@ def _conversation(
     if recall is None or not isinstance(messages, list) or not messages:
         return read_request(messages, ctx, params, wire, keep)
     space = type(wire).__name__
-    ctx = replace(ctx, recall_key=recall.key((space, target, ctx.policy, ctx.source)))
     aligned = recall.align(space, messages)
+    if aligned.seen is None:  # not remembered (the first request of its beginning)
+        return read_request(messages, ctx, params, wire, keep)
+    ctx = replace(ctx, recall_key=recall.key((space, target, ctx.policy, ctx.source)))
     recall.keep(aligned, messages)
     return read_request(messages, ctx, params, wire, keep, aligned.seen)
 
