@@ -33,7 +33,7 @@ from collections import OrderedDict
 from collections.abc import Hashable, Sequence
 from typing import Any, Final
 
-__all__ = ["Aligned", "Recall", "Seen", "build", "patch"]
+__all__ = ["Aligned", "Recall", "Seen", "build", "patch", "patchable", "snapshot"]
 
 DEFAULT_BYTES: Final = 256 << 20
 """The recall's default bound: 256 MiB (about 70 sessions of 200 agent steps)."""
@@ -67,15 +67,16 @@ class Seen:
         size: Estimated bytes of what the outcomes hold.
     """
 
-    __slots__ = ("facts", "keys", "matters", "outcomes", "size", "tokens")
+    __slots__ = ("facts", "keys", "matters", "meter", "outcomes", "size", "tokens")
 
-    def __init__(self) -> None:
+    def __init__(self, meter: Recall | None = None) -> None:
         self.facts: tuple[int, Any] | None = None
         self.outcomes: dict[Hashable, Any] | None = None
         self.tokens: tuple[tuple[str, str], ...] | None = None
         self.keys: tuple[str, ...] | None = None
         self.matters: dict[int, tuple[bool, bool]] | None = None
         self.size = 0
+        self.meter = meter  # the recall whose bound counts what this holds
 
     def outcome(self, key: Hashable) -> Any:
         """The outcome remembered under ``key``; ``None`` when there is none."""
@@ -85,11 +86,15 @@ class Seen:
     def remember(self, key: Hashable, outcome: Any, size: int) -> None:
         """Remember ``outcome`` (of ``size`` estimated bytes) under ``key``."""
         outcomes = self.outcomes
+        freed = 0
         if outcomes is None or len(outcomes) >= _OUTCOMES:
             outcomes = self.outcomes = {}
-            self.size = 0
+            freed, self.size = self.size, 0
         outcomes[key] = outcome
         self.size += size
+        meter = self.meter
+        if meter is not None:
+            meter._bytes += size - freed  # counted at the next keep's eviction
 
 
 class _Record:
@@ -103,6 +108,7 @@ class _Record:
         self.sizes = sizes
 
     def size(self) -> int:
+        """Estimated bytes: the copies and what their ``Seen`` hold (asked on eviction)."""
         return sum(self.sizes) + sum(seen.size for seen in self.seen)
 
 
@@ -205,7 +211,7 @@ class Recall:
             if count > matched or best is None:
                 best, matched = record, count
         seen = best.seen[:matched] if best is not None else []
-        seen += [Seen() for _ in range(len(items) - matched)]
+        seen += [Seen(self) for _ in range(len(items) - matched)]
         known_length = len(best.items) if best is not None else 0
         return Aligned(head, best, known_length, matched, seen)
 
@@ -223,7 +229,7 @@ class Recall:
         copies: list[Any] = []
         sizes: list[int] = []
         for item in items[matched:]:
-            copied = _snapshot(item)
+            copied = snapshot(item)
             if copied is None:
                 break
             copies.append(copied[0])
@@ -243,18 +249,17 @@ class Recall:
                 and any(known is record for known in records)
             )
             if record is not None and extends:
-                before = record.size()
                 record.items.extend(copies)
                 record.sizes.extend(sizes)
                 record.seen.extend(seen)
-                self._bytes += record.size() - before
+                self._bytes += sum(sizes)
             else:
                 prefix = record.items[:matched] if record is not None else []
                 prefix_seen = aligned.seen[:matched]
                 prefix_sizes = record.sizes[:matched] if record is not None else []
                 new = _Record(prefix + copies, prefix_seen + seen, prefix_sizes + sizes)
                 records.append(new)
-                self._bytes += new.size()
+                self._bytes += sum(new.sizes)
                 while len(records) > PER_HEAD:
                     self._bytes -= records.pop(0).size()
             self._evict()
@@ -275,7 +280,7 @@ class Recall:
             _, records = self._heads.popitem(last=False)
             for record in records:
                 self._bytes -= record.size()
-        if not self._heads:
+        if not self._heads or self._bytes < 0:  # a prefix two records share, counted twice
             self._bytes = 0
 
 
@@ -314,7 +319,7 @@ def _short(value: Any) -> Hashable:
     return type(value).__name__
 
 
-def _snapshot(item: Any) -> tuple[Any, int] | None:
+def snapshot(item: Any) -> tuple[Any, int] | None:
     """The recall's own copy of a plain JSON item, and its estimated bytes.
 
     ``None`` when the item holds anything else, or nests too deep.
@@ -393,8 +398,10 @@ def _patch(out: Any, given: Any, sizes: list[int]) -> Any:
             _patch(out[key], given[key], sizes) if key in given else _fixed(out[key], sizes)
             for key in keys
         )
-        if keys == tuple(given) and all(part[0] == _TAKE for part in parts):
-            return (_TAKE,)  # written anew, equal to the given one: take the request's
+        if len(keys) == len(given) and all(part[0] == _TAKE for part in parts):
+            # Written anew (its keys perhaps in another order), equal to the given one:
+            # the request's own is taken, as a wire edit shares what it does not change.
+            return (_TAKE,)
         sizes[0] += _CONTAINER
         return (_DICT, keys, parts)
     if type(out) is list and type(given) is list and len(out) == len(given):
@@ -439,12 +446,23 @@ def build(recipe: Any, given: Any) -> Any:
     if tag == _CONST:
         return recipe[1]
     if tag == _DICT:
-        keys = recipe[1]
-        parts = recipe[2]
         built: dict[str, Any] = {}
-        for key, part in zip(keys, parts, strict=True):
-            built[key] = build(part, given.get(key))
+        for key, part in zip(recipe[1], recipe[2], strict=True):
+            kind = part[0]  # the common cases here, without a call each
+            if kind == _TAKE:
+                built[key] = given[key]
+            elif kind == _CONST:
+                built[key] = part[1]
+            else:
+                built[key] = build(part, given.get(key))
         return built
     if tag == _LIST:
-        return [build(part, g) for part, g in zip(recipe[1], given, strict=True)]
+        items: list[Any] = []
+        for part, item in zip(recipe[1], given, strict=True):
+            kind = part[0]
+            if kind == _TAKE:
+                items.append(item)
+            else:
+                items.append(part[1] if kind == _CONST else build(part, item))
+        return items
     return _copy(recipe[1], 0, [0])

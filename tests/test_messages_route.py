@@ -602,8 +602,8 @@ async def test_a_failure_writing_the_request_back_sends_it_unchanged(
     """Writing a changed request back in its shape happens where hygiene fails open."""
     read = anthropic_chat.read_as_chat
 
-    def unwritable(messages: Any, system: Any) -> Any:
-        chat = read(messages, system)
+    def unwritable(messages: Any, system: Any, seen: Any = None) -> Any:
+        chat = read(messages, system, seen)
 
         def broken(messages: Any) -> Any:
             raise RuntimeError("no")

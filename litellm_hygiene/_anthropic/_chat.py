@@ -9,7 +9,7 @@ a request nothing changes is written exactly as the caller sent it.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -17,10 +17,11 @@ from .._errors import InvalidMessageError
 from .._messages import Context, Message
 from .._openai._decode import decode_message
 from .._openai._encode import encode_message
+from .._recall import Seen, snapshot
 from .._target import TargetModel
 from ._decode import ABSENT, SYSTEM_INDEX, decode_system, decode_turn, read_turn
 from ._encode import to_anthropic
-from ._quick import quick_chat
+from ._quick import quick_chat, quick_message, quick_system
 
 __all__ = ["AnthropicChat", "native_model", "read_as_chat"]
 
@@ -77,11 +78,15 @@ class AnthropicChat:
         return turn[number]
 
 
-def read_as_chat(messages: Sequence[Any], system: Any = ABSENT) -> AnthropicChat:
+def read_as_chat(
+    messages: Sequence[Any], system: Any = ABSENT, seen: Sequence[Seen] | None = None
+) -> AnthropicChat:
     """Read an Anthropic Messages request's ``messages`` and ``system`` as chat messages.
 
     The plain messages Claude Code sends are written in their chat form straight from the
     wire (``_quick``); the others are decoded, and their chat form encoded from that.
+    ``seen``: what a recall remembers of each of ``messages`` (``_recall``): a plain
+    message's chat form is written once, for every request holding it again.
 
     A message that cannot be read is kept as it came (see :attr:`AnthropicChat.unread`).
 
@@ -94,7 +99,12 @@ def read_as_chat(messages: Sequence[Any], system: Any = ABSENT) -> AnthropicChat
     read: dict[int, Message] = {}
     origin: dict[int, tuple[int, int]] = {}
     places = ([SYSTEM_INDEX] if has_system else []) + list(range(len(messages)))
-    for at, quick in zip(places, quick_chat(messages, system, has_system), strict=True):
+    quicks = (
+        quick_chat(messages, system, has_system)
+        if seen is None
+        else _remembered(messages, system, has_system, seen)
+    )
+    for at, quick in zip(places, quicks, strict=True):
         if quick is None:
             neutral: list[Message] = (
                 [decode_system(system)]
@@ -111,6 +121,33 @@ def read_as_chat(messages: Sequence[Any], system: Any = ABSENT) -> AnthropicChat
             chat.append(raw)
     lifted = _leading_systems(messages)
     return AnthropicChat(chat, read, origin, (messages, system), tuple(unread), lifted)
+
+
+_CHAT_FORM = "anthropic chat form"
+"""What a recall remembers of a ``/v1/messages`` message: its chat form (``Seen``)."""
+
+
+def _remembered(
+    messages: Sequence[Any], system: Any, has_system: bool, seen: Sequence[Seen]
+) -> Iterator[Any]:
+    """:func:`quick_chat`, each message's chat form remembered in its ``Seen``."""
+    if has_system:
+        yield quick_system(system)
+    for msg, known in zip(messages, seen, strict=True):
+        kept = known.outcome(_CHAT_FORM)
+        if kept is not None:
+            # The recall's own copy, shared by every request holding the message: the
+            # chat form is what the core reads and never hands on (the writer writes
+            # Anthropic's form anew), and nothing reading it changes it.
+            yield kept
+            continue
+        quick = quick_message(msg)
+        if quick is not None:
+            written = quick if isinstance(quick, list) else [quick]
+            copied = snapshot(written)
+            if copied is not None:
+                known.remember(_CHAT_FORM, copied[0], copied[1])
+        yield quick
 
 
 def _leading_systems(messages: Sequence[Any]) -> tuple[int, ...]:

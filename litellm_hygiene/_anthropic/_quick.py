@@ -200,12 +200,16 @@ def quick_chat(messages: Sequence[Any], system: Any, has_system: bool) -> Iterat
     if has_system:
         yield quick_system(system)
     for msg in messages:
-        role = msg.get("role") if type(msg) is dict else None
-        if role == "assistant":
-            yield quick_assistant(msg)
-        elif role == "user":
-            yield quick_user(msg)
-        elif role == "system" and _MESSAGE_KEYS.issuperset(msg):
-            yield quick_system(msg.get("content"))
-        else:
-            yield None
+        yield quick_message(msg)
+
+
+def quick_message(msg: Any) -> Any:
+    """One wire message's chat messages (one, or a list), or ``None``: the long way."""
+    role = msg.get("role") if type(msg) is dict else None
+    if role == "assistant":
+        return quick_assistant(msg)
+    if role == "user":
+        return quick_user(msg)
+    if role == "system" and _MESSAGE_KEYS.issuperset(msg):
+        return quick_system(msg.get("content"))
+    return None

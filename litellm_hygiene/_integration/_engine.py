@@ -13,10 +13,11 @@ counted in :attr:`HygieneEngine.stats`.
 
 from __future__ import annotations
 
+import functools
 import logging
 from collections import Counter
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, Protocol
 
 from litellm import ModelResponse
 from litellm.exceptions import BadRequestError, ContextWindowExceededError
@@ -46,7 +47,15 @@ from ._store_config import build_store
 
 __all__ = ["HygieneEngine", "logger", "target_label"]
 
-_VIEWS: dict[str, Callable[[Mapping[str, Any]], ChatView]] = {
+
+class _View(Protocol):
+    """How the core reads a call of another shape (with what the engine remembers)."""
+
+    def __call__(self, kwargs: Mapping[str, Any], recall: Recall | None = None) -> ChatView:
+        """The call as chat messages."""
+
+
+_VIEWS: dict[str, _View] = {
     "anthropic_messages": anthropic_view,
     "responses": responses_view,
 }
@@ -159,8 +168,9 @@ class HygieneEngine:
                     kwargs, self._options, self._store, recall=self._recall
                 )
             else:
+                view = functools.partial(_VIEWS[shape], recall=self._recall)
                 call, prepared = yield from preparing_shaped(
-                    kwargs, self._options, self._store, _VIEWS[shape], self._recall
+                    kwargs, self._options, self._store, view, self._recall
                 )
         except ContextWindowExceededError:
             self._cannot_fit(report)

@@ -20,6 +20,7 @@ from .._anthropic._wire import ANTHROPIC_NATIVE
 from .._errors import InvalidMessageError
 from .._openai._encode import encode_message
 from .._openai._wire import OPENAI
+from .._recall import Recall
 from .._responses import _chat as responses_chat
 from .._rules import Change
 from .._rules.system_placement import lifted
@@ -89,15 +90,24 @@ class ChatView:
         return replace(prepared, writer=apply)
 
 
-def anthropic_view(kwargs: Mapping[str, Any]) -> ChatView:
+def anthropic_view(kwargs: Mapping[str, Any], recall: Recall | None = None) -> ChatView:
     """The ``/v1/messages`` call ``kwargs`` as chat messages.
 
-    A message that cannot be read is kept as it came (``ChatView.unread``).
+    A message that cannot be read is kept as it came (``ChatView.unread``). With a
+    ``recall``, each message's chat form is remembered (``_recall``): a request that
+    continues a conversation writes only its new messages' anew.
 
     Raises:
         InvalidMessageError: ``system`` cannot be read.
     """
-    chat = anthropic_chat.read_as_chat(kwargs["messages"], kwargs.get("system", ABSENT))
+    messages = kwargs["messages"]
+    seen = None
+    if recall is not None and isinstance(messages, list) and messages:
+        aligned = recall.align("anthropic messages", messages)
+        if aligned.seen is not None:
+            recall.keep(aligned, messages)
+            seen = aligned.seen
+    chat = anthropic_chat.read_as_chat(messages, kwargs.get("system", ABSENT), seen)
     had_system = kwargs.get("system") is not None
 
     def write(messages: Sequence[Any]) -> dict[str, Any]:
@@ -141,10 +151,13 @@ def _chat_messages(response: Any) -> list[Any]:
     return [message for message in found if message is not None]
 
 
-def responses_view(kwargs: Mapping[str, Any]) -> ChatView:
+def responses_view(kwargs: Mapping[str, Any], recall: Recall | None = None) -> ChatView:
     """The ``/v1/responses`` call ``kwargs`` as chat messages.
 
-    An item that cannot be read is kept as it came (``ChatView.unread``).
+    An item that cannot be read is kept as it came (``ChatView.unread``). With a
+    ``recall``, the items of each message a rule wrote are remembered (``_recall``): a
+    request that continues a conversation writes only its new messages' anew. (Its
+    items are read whole each time: a turn's items are grouped across items.)
 
     Raises:
         ConfigurationError: ``input`` or ``instructions`` is of no form the shape has.
@@ -152,7 +165,14 @@ def responses_view(kwargs: Mapping[str, Any]) -> ChatView:
     chat = responses_chat.read_as_chat(kwargs["input"], kwargs.get("instructions"))
 
     def write(messages: Sequence[Any]) -> dict[str, Any]:
-        return {"input": chat.written(messages)[0]}
+        seen = None
+        if recall is not None and messages:
+            sent = list(messages)
+            aligned = recall.align("responses written", sent)
+            if aligned.seen is not None:
+                recall.keep(aligned, sent)
+                seen = aligned.seen
+        return {"input": chat.written(messages, seen)[0]}
 
     call = {**kwargs, "messages": chat.messages, "model": _responses_model(kwargs)}
     return ChatView(call, write, OPENAI, chat.unread)

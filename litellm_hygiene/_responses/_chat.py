@@ -15,9 +15,11 @@ from typing import Any
 
 from .._content import ThinkingContent
 from .._errors import InvalidMessageError
+from .._json import copy_dict
 from .._messages import AssistantMessage, Context, Message
 from .._openai._decode import decode_message
 from .._openai._encode import encode_message
+from .._recall import Seen, snapshot
 from .._target import TargetModel
 from ._decode import from_responses
 from ._encode import encode_items, with_items
@@ -50,26 +52,48 @@ class ResponsesChat:
     items: Any
     unread: tuple[InvalidMessageError, ...] = ()
 
-    def written(self, messages: Sequence[Any]) -> tuple[str | list[dict[str, Any]], Any]:
+    def written(
+        self, messages: Sequence[Any], seen: Sequence[Seen] | None = None
+    ) -> tuple[str | list[dict[str, Any]], Any]:
         """``(input, instructions)`` for the chat messages to send.
 
         A message read the quick way and left as it was goes back as the items it was
         read from, the caller's own (what decoding and writing them would give again).
+        ``seen``: what a recall remembers of each of ``messages`` (``_recall``): the
+        items of a message a rule wrote are written once, and copied for each request
+        sending it again.
         """
         items: list[dict[str, Any]] = []
         for index, message in enumerate(messages):
             span = self.spans.get(id(message))
             if span is not None:
                 items += self.items[span[0] : span[1]]
-            else:
+            elif seen is None or id(message) in self.read:
                 items += encode_items(self._neutral(message, index))
+            else:
+                items += self._remembered(message, index, seen[index])
         return with_items(self.context, items)
+
+    def _remembered(self, message: Any, index: int, known: Seen) -> list[dict[str, Any]]:
+        """The items of a message a rule wrote, remembered in its ``Seen``."""
+        kept = known.outcome(_ITEMS)
+        if kept is not None:
+            return [copy_dict(item) for item in kept]
+        written = encode_items(self._neutral(message, index))
+        copied = snapshot(written)
+        if copied is not None:
+            known.remember(_ITEMS, copied[0], copied[1])
+        return written
 
     def _neutral(self, message: Any, index: int) -> Message:
         found = self.read.get(id(message))
         if found is not None:
             return found
         return _reasoning_before_each(decode_message(message, index))
+
+
+_ITEMS = "responses items"
+"""What a recall remembers of a chat message a rule wrote: its Responses items."""
 
 
 def _reasoning_before_each(message: Message) -> Message:
