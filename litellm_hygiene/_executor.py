@@ -186,6 +186,9 @@ class _Walk:
         return result
 
 
+_DECODED = 4000
+"""Estimated bytes of a decoded agent turn (its neutral message and blocks)."""
+
 _Event = tuple[int, Sequence[Problem]]
 """A rule's problems with one message: the rule's number in the walk, its problems."""
 
@@ -246,6 +249,8 @@ class _Outcome:
         if made is None:
             return None
         recipe, written = made
+        if result.message is not None:
+            size += _DECODED  # the neutral message the walk decoded, kept with it
         return _Outcome(events, dropped_at, slot.verdict, recipe, result, size + written)
 
     def rebuilt(self, slot: Slot) -> Slot | None:

@@ -42,10 +42,13 @@ PER_HEAD: Final = 4
 """Conversations remembered per beginning: branches of one history (a retry, a
 subagent) each keep their own."""
 
-_CONTAINER: Final = 64
-"""Estimated bytes of a copied dict or list beside its contents."""
-_SCALAR: Final = 16
+_CONTAINER: Final = 240
+"""Estimated bytes of a copied dict or list beside its contents (a small dict's own)."""
+_SCALAR: Final = 32
 """Estimated bytes of a number, ``True`` or ``None`` held in a container."""
+_SEEN: Final = 400
+"""Estimated bytes of what is worked out for a message beside its outcomes (its
+``Seen``, facts, lookup tokens)."""
 _DEEP: Final = 48
 """A message nested deeper than this is not remembered (copying it would recurse)."""
 _GLIMPSED: Final = 65536
@@ -233,7 +236,7 @@ class Recall:
             if copied is None:
                 break
             copies.append(copied[0])
-            sizes.append(copied[1])
+            sizes.append(copied[1] + _SEEN)
         record = aligned._record
         with self._lock:
             if record is not None and matched == len(items) and self._holds(head, record):
