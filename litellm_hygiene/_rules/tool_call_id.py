@@ -31,7 +31,7 @@ from .._view import WirePlan, renamed_facts
 from ._codes import Code
 from ._conversation import Conversation, Slot
 from ._findings import Finding, Problem, quoted_id, shown_id
-from ._memo import Remembered
+from ._memo import LIMIT, Remembered
 from ._rule import Rule
 
 __all__ = ["ToolCallId", "id_is_valid"]
@@ -111,6 +111,14 @@ def _fitting(rule: IdRule) -> re.Pattern[str]:
 _FITTING: Final[dict[re.Pattern[str], Remembered]] = {}
 """The ids each rule's pattern matched (see :mod:`._memo`), per pattern."""
 
+_BROKEN: Final[dict[IdRule, dict[str, tuple[str, str] | None]]] = {}
+"""What :func:`_problem` found in each id its rule's pattern did not match, per rule (an
+agent's ids come back on every request). Bounded: emptied when full."""
+
+_HASHED: Final[dict[tuple[str, int, int, int | None, int | None, str | None], str]] = {}
+"""Each hashed id (:meth:`_Namer._hashed`), by what it is made of. Bounded: emptied
+when full."""
+
 
 class _Checker:
     """:func:`_problem` for one request's rule, each distinct id checked once."""
@@ -126,7 +134,10 @@ class _Checker:
             fitting = _FITTING[pattern] = Remembered()
         self.fitting = fitting
         self.pairs = rule.keep_responses_pairs
-        self.seen: dict[str, tuple[str, str] | None] = {}
+        seen = _BROKEN.get(rule)
+        if seen is None:
+            seen = _BROKEN[rule] = {}
+        self.seen = seen
 
     def problem(self, value: str) -> tuple[str, str] | None:
         """(wording kind, reason) when ``value`` (an id as sent) breaks the rule."""
@@ -139,6 +150,8 @@ class _Checker:
         seen = self.seen
         if value in seen:
             return seen[value]
+        if len(seen) >= LIMIT:
+            seen.clear()
         found = seen[value] = _problem(value, self.rule)
         return found
 
@@ -162,6 +175,20 @@ def _base62(digest: bytes, length: int) -> str:
     return "".join(chars)
 
 
+def _hashed_id(original: str, occurrence: int, attempt: int, rule: IdRule) -> str:
+    """An id made of a hash of the original id, its occurrence and the attempt."""
+    seed = f"{original}\0{occurrence}\0{attempt}".encode("utf-8", "surrogatepass")
+    digest = hashlib.sha256(seed).digest()
+    if rule.exact_length is not None:
+        return _base62(digest, rule.exact_length)
+    # "call_", "toolu_"... are provenance evidence: an id hygiene assigns must not
+    # make a later run judge the turn differently.
+    allowed = rule.allowed
+    prefix = "tc_" if allowed is None or _charset(allowed).fullmatch("_") else "tc"
+    body = prefix + _base62(digest, 24)
+    return body[: rule.max_length] if rule.max_length else body
+
+
 class _Namer:
     """Hands out valid, unique ids for one request."""
 
@@ -183,17 +210,15 @@ class _Namer:
         return candidate[: rule.max_length] if rule.max_length else candidate
 
     def _hashed(self, original: str, attempt: int) -> str:
+        rule = self.rule
         occurrence = self.occurrences[original]
-        seed = f"{original}\0{occurrence}\0{attempt}".encode("utf-8", "surrogatepass")
-        digest = hashlib.sha256(seed).digest()
-        if self.rule.exact_length is not None:
-            return _base62(digest, self.rule.exact_length)
-        # "call_", "toolu_"... are provenance evidence: an id hygiene assigns must not
-        # make a later run judge the turn differently.
-        allowed = self.rule.allowed
-        prefix = "tc_" if allowed is None or _charset(allowed).fullmatch("_") else "tc"
-        body = prefix + _base62(digest, 24)
-        return body[: self.rule.max_length] if self.rule.max_length else body
+        key = (original, occurrence, attempt, rule.exact_length, rule.max_length, rule.allowed)
+        found = _HASHED.get(key)
+        if found is None:
+            if len(_HASHED) >= LIMIT:
+                _HASHED.clear()
+            found = _HASHED[key] = _hashed_id(original, occurrence, attempt, rule)
+        return found
 
     def fresh(self, original: str) -> str:
         """A new id for ``original``: its sanitized form if free, else a hash."""
