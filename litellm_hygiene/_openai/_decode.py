@@ -44,7 +44,6 @@ __all__ = [
 
 _CONTENT = ("content",)
 _APIS = frozenset(get_args(Api))
-_RESPONSE_LISTS = ("thinking_blocks", "reasoning_items")
 
 
 def as_message_dict(message: Any, index: int) -> dict[str, Any]:

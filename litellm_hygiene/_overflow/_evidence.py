@@ -14,7 +14,7 @@ from __future__ import annotations
 import ast
 import json
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Literal, TypeVar
 
@@ -26,7 +26,6 @@ __all__ = [
     "WalkMode",
     "evidence_from_mapping",
     "evidence_from_text",
-    "lower_all",
     "merge",
     "neutral_stop",
     "normalise",
@@ -273,7 +272,3 @@ def _as_int(value: object) -> int | None:
         return None
     return int(value)
 
-
-def lower_all(values: Iterable[str]) -> frozenset[str]:
-    """Lower-case every value, for case-insensitive set matching."""
-    return frozenset(v.lower() for v in values)

@@ -50,9 +50,6 @@ NO_RESULT_TEXT = "No result provided"
 """The text of a synthesized result."""
 
 _FUNCTION = "\0function:"
-_OPENAI_ORPHAN = (
-    "Messages with role 'tool' must be a response to a preceding message with 'tool_calls'"
-)
 _UNNAMED = "result_without_call_unnamed"
 
 
