@@ -19,6 +19,7 @@ from litellm_hygiene._integration._shapes import ChatView, anthropic_view
 from litellm_hygiene._integration._store import MemoryStore, Provenance
 from litellm_hygiene._sanitize import SanitizeResult
 from litellm_hygiene._sanitize import sanitize_read as real_sanitize_read
+from tests import preparing
 
 
 @pytest.fixture(autouse=True)
@@ -159,9 +160,9 @@ def test_the_rules_run_paused_and_the_store_lookup_does_not(
     store = _Store()
     options = HygieneOptions(pause_gc=pause)
     if entry == "async":
-        prepared = asyncio.run(_request.prepare_request(_KWARGS, options, store))
+        prepared = asyncio.run(preparing.prepare_request(_KWARGS, options, store))
     else:
-        prepared = _request.prepare_request_sync(_KWARGS, options, store)
+        prepared = preparing.prepare_request_sync(_KWARGS, options, store)
     assert prepared.messages == _KWARGS["messages"]
     assert rules_saw == [not pause]
     assert store.collector_on == [True]
@@ -194,7 +195,7 @@ def test_with_nothing_to_await_the_request_is_one_paused_step(
             return real_many(token_sets)
 
         monkeypatch.setattr(store, "get_many_tokens", noting)
-    prepared = asyncio.run(_request.prepare_request(_KWARGS, HygieneOptions(), store))
+    prepared = asyncio.run(preparing.prepare_request(_KWARGS, HygieneOptions(), store))
     assert pauses == ["_prepare_here"]
     assert lookups == ([False] if store is not None else [])
     # The store's answer was used: the turn is another model's, so its thinking goes.
@@ -247,7 +248,7 @@ def test_another_shapes_reading_and_writing_run_paused(store_kind: str) -> None:
     store: Any = MemoryStore() if store_kind == "memory" else _Store()
     options = HygieneOptions()
     call, prepared = asyncio.run(
-        _request.prepare_shaped(_MESSAGES_CALL, options, store, _view_noting(seen))
+        preparing.prepare_shaped(_MESSAGES_CALL, options, store, _view_noting(seen))
     )
     assert [(step, on) for step, on, _ in seen] == [("read", False), ("write", False)]
     assert all(main for _, _, main in seen)  # a light call stays on the loop
@@ -266,5 +267,7 @@ def test_a_heavy_call_of_another_shape_is_read_off_the_event_loop(
     thread once the call is heavy, so the event loop serves other requests meanwhile."""
     monkeypatch.setattr(_request, "HEAVY_MESSAGES", 2)
     seen: list[tuple[str, bool, bool]] = []
-    asyncio.run(_request.prepare_shaped(_MESSAGES_CALL, HygieneOptions(), None, _view_noting(seen)))
+    asyncio.run(
+        preparing.prepare_shaped(_MESSAGES_CALL, HygieneOptions(), None, _view_noting(seen))
+    )
     assert [(step, main) for step, _, main in seen] == [("read", False), ("write", False)]

@@ -18,7 +18,6 @@ from hypothesis import strategies as st
 
 from litellm_hygiene import resolve_target
 from litellm_hygiene._families import policy_for
-from litellm_hygiene._integration import _request
 from litellm_hygiene._integration._fingerprint import lookup_keys
 from litellm_hygiene._integration._options import HygieneOptions
 from litellm_hygiene._integration._store import MemoryStore, Provenance, put_fingerprints
@@ -26,6 +25,7 @@ from litellm_hygiene._openai import STAMP_KEY
 from litellm_hygiene._pipeline import context_for
 from litellm_hygiene._sanitize import read_request
 from litellm_hygiene._view import Stamp
+from tests import preparing
 from tests.stamps import without_stamps
 from tests.strategies import agent_transcripts, stamps
 
@@ -110,16 +110,16 @@ def test_the_store_s_answer_is_read_as_the_stamp_whichever_path_asks(
     messages, recorded = case
     options = HygieneOptions(unknown_provenance=unknown)
     kwargs = {"model": model, "messages": messages}
-    expected = _request.prepare_request_sync(
+    expected = preparing.prepare_request_sync(
         {"model": model, "messages": _stamped(messages, _store(messages, recorded))},
         options,
         None,
     )
-    one_step = asyncio.run(_request.prepare_request(kwargs, options, _store(messages, recorded)))
+    one_step = asyncio.run(preparing.prepare_request(kwargs, options, _store(messages, recorded)))
     batched = asyncio.run(
-        _request.prepare_request(kwargs, options, _BatchStore(_store(messages, recorded)))
+        preparing.prepare_request(kwargs, options, _BatchStore(_store(messages, recorded)))
     )
-    sync = _request.prepare_request_sync(kwargs, options, _store(messages, recorded))
+    sync = preparing.prepare_request_sync(kwargs, options, _store(messages, recorded))
     for prepared in (one_step, batched, sync):
         # The stamp aside: the expected request carries it, and where LiteLLM leaves
         # it behind (tests/test_wire_keys.py) hygiene does too.
@@ -149,10 +149,10 @@ def test_a_turn_without_thinking_is_looked_up_when_a_merge_can_reach_thinking() 
     claude = Provenance("anthropic", "anthropic-messages", "claude-sonnet-4-5")
     store = _store(messages, [(5, claude)])
     kwargs = {"model": "gemini/gemini-2.5-pro", "messages": messages}
-    expected = _request.prepare_request_sync(
+    expected = preparing.prepare_request_sync(
         {**kwargs, "messages": _stamped(messages, store)}, HygieneOptions(), None
     )
-    prepared = _request.prepare_request_sync(
+    prepared = preparing.prepare_request_sync(
         kwargs, HygieneOptions(), _store(messages, [(5, claude)])
     )
     assert without_stamps(prepared.messages) == without_stamps(expected.messages)
@@ -231,8 +231,8 @@ def test_a_turn_of_another_protocol_is_looked_up_when_unknown_turns_count_as_sam
     store = _store(messages, [(1, claude)])
     options = HygieneOptions(unknown_provenance="same")
     kwargs = {"model": "openai/gpt-4o", "messages": messages}
-    prepared = _request.prepare_request_sync(kwargs, options, store)
+    prepared = preparing.prepare_request_sync(kwargs, options, store)
     assert prepared.restored == 1
     assert prepared.messages[1]["content"] == "t\n\na"  # Claude's thinking, as text
-    unknown = _request.prepare_request_sync(kwargs, options, MemoryStore())
+    unknown = preparing.prepare_request_sync(kwargs, options, MemoryStore())
     assert unknown.restored == 0 and unknown.messages[1]["content"] == "a"

@@ -29,16 +29,13 @@ from .._target import TargetModel, resolve_target
 from .._view import OPAQUE, STAMPED, Stamp, Wire
 from ._fingerprint import iter_lookup_tokens, lookup_keys, token_key
 from ._options import HygieneOptions
-from ._steps import Lookup, Steps, Work, run, run_sync
+from ._steps import Lookup, Steps, Work
 from ._store import MemoryStore, Provenance, ProvenanceStore
 from ._trim_request import trim_request
 
 __all__ = [
     "Prepared",
     "ShapedCall",
-    "prepare_request",
-    "prepare_request_sync",
-    "prepare_shaped",
     "preparing",
     "preparing_shaped",
     "target_of",
@@ -113,8 +110,8 @@ def preparing(
 
     ``wire``: the shape the messages are read in (see ``read_request``); ``recall``:
     what was worked out for the conversations seen before (see ``_recall``). The steps of
-    the work (see :mod:`._steps`), run by :func:`prepare_request` in an event loop and
-    by :func:`prepare_request_sync` here.
+    the work (see :mod:`._steps`), which the engine drives in an event loop
+    (``_steps.run``) or here (``run_sync``).
     """
     messages: Sequence[Any] = kwargs["messages"]
     target = target_of(kwargs)
@@ -148,23 +145,6 @@ def preparing(
         _finish, (kwargs, conv, options, looked_up, found, error), heavy_finish
     )
     return finished
-
-
-async def prepare_request(
-    kwargs: Mapping[str, Any],
-    options: HygieneOptions,
-    store: ProvenanceStore | None,
-    wire: Wire = OPENAI,
-) -> Prepared:
-    """:func:`preparing`, in an event loop."""
-    return await run(preparing(kwargs, options, store, wire), options, store)
-
-
-def prepare_request_sync(
-    kwargs: Mapping[str, Any], options: HygieneOptions, store: ProvenanceStore | None
-) -> Prepared:
-    """:func:`preparing`, here (for the sync SDK wrappers)."""
-    return run_sync(preparing(kwargs, options, store), options, store)
 
 
 class ShapedCall(Protocol):
@@ -213,16 +193,6 @@ def preparing_shaped(
     return view.kwargs, written
 
 
-async def prepare_shaped(
-    kwargs: Mapping[str, Any],
-    options: HygieneOptions,
-    store: ProvenanceStore | None,
-    view_of: Callable[[Mapping[str, Any]], ShapedCall],
-) -> tuple[dict[str, Any], Prepared]:
-    """:func:`preparing_shaped`, in an event loop."""
-    return await run(preparing_shaped(kwargs, options, store, view_of), options, store)
-
-
 def _shaped_here(
     kwargs: Mapping[str, Any],
     view_of: Callable[[Mapping[str, Any]], ShapedCall],
@@ -230,7 +200,7 @@ def _shaped_here(
     store: MemoryStore | None,
     recall: Recall | None = None,
 ) -> tuple[dict[str, Any], Prepared]:
-    """:func:`prepare_shaped` in one step, for no store or an in-process one."""
+    """:func:`preparing_shaped` in one step, for no store or an in-process one."""
     view = view_of(kwargs)
     _check_read(view, options)
     call = view.kwargs
@@ -267,7 +237,7 @@ def _prepare_here(
     wire: Wire = OPENAI,
     recall: Recall | None = None,
 ) -> Prepared:
-    """:func:`prepare_request` for no store or an in-process one (its lookups are calls).
+    """:func:`preparing` for no store or an in-process one (its lookups are calls).
 
     Each turn's lookup keys are hashed only as far as the store needs them: a turn it
     knows by its first key costs one hash, and a token no entry was made from none.
