@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from typing import Any, Final
 
 __all__ = ["Aligned", "Recall", "Seen", "build", "patch", "patchable", "snapshot"]
@@ -149,13 +149,19 @@ class Recall:
     Args:
         max_bytes: The estimated memory the remembered conversations may hold; the
             least recently used go first. ``0`` remembers nothing.
+        counted: Called with a counter's name and an amount: ``recalled_messages``
+            (messages of a request found remembered), ``recall_evictions``
+            (conversations forgotten to keep the bound).
 
     Thread-safe: requests are aligned and kept under a lock; the comparisons, the
     copies and the work itself run outside it.
     """
 
-    def __init__(self, max_bytes: int = DEFAULT_BYTES) -> None:
+    def __init__(
+        self, max_bytes: int = DEFAULT_BYTES, counted: Callable[[str, int], None] | None = None
+    ) -> None:
         self.max_bytes = max_bytes
+        self._counted = counted
         self._lock = threading.Lock()
         self._heads: OrderedDict[Hashable, list[_Record]] = OrderedDict()
         self._bytes = 0
@@ -213,6 +219,8 @@ class Recall:
             count = _common(items, known)
             if count > matched or best is None:
                 best, matched = record, count
+        if matched and self._counted is not None:
+            self._counted("recalled_messages", matched)
         seen = best.seen[:matched] if best is not None else []
         seen += [Seen(self) for _ in range(len(items) - matched)]
         known_length = len(best.items) if best is not None else 0
@@ -283,6 +291,8 @@ class Recall:
             _, records = self._heads.popitem(last=False)
             for record in records:
                 self._bytes -= record.size()
+            if self._counted is not None:
+                self._counted("recall_evictions", len(records))
         if not self._heads or self._bytes < 0:  # a prefix two records share, counted twice
             self._bytes = 0
 

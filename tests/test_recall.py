@@ -354,3 +354,21 @@ def _rewritten(value: Any, data: Any) -> Any:
     if isinstance(value, list):
         return [_rewritten(v, data) for v in value] + ([1] if choice == 3 else [])
     return data.draw(st.text(max_size=3)) if choice == 1 else value
+
+
+def test_the_engine_counts_what_it_recalled_and_what_it_forgot() -> None:
+    engine = HygieneEngine(provenance_store="none", recall_max_mb=0.02)  # about 20 KB
+    one, two = _conversation(6, "a"), _conversation(6, "b")
+    for conversation in (one, one, [*one, {"role": "user", "content": "more"}]):
+        engine.prepare_sync(
+            {"model": "openai/gpt-4o", "messages": _fresh(conversation)}, CallReport()
+        )
+    # The first is marked, the second remembered, the third finds the second's messages.
+    assert engine.stats["recalled_messages"] == len(one)
+    assert engine.stats["recall_evictions"] == 0
+    for conversation in (two, two, _conversation(30, "c"), _conversation(30, "c")):
+        engine.prepare_sync(
+            {"model": "openai/gpt-4o", "messages": _fresh(conversation)}, CallReport()
+        )
+    assert engine.stats["recall_evictions"] >= 1
+    assert engine.recall.estimated_bytes <= engine.recall.max_bytes

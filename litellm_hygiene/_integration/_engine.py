@@ -91,7 +91,9 @@ class HygieneEngine:
             ``store_errors``, ``trimmed`` (requests the window or fit cut),
             ``fit_rejected`` (requests that could not fit even their minimum),
             ``stream_answers`` (streamed ``/v1/messages`` and ``/v1/responses`` answers
-            read once LiteLLM assembled them). Every
+            read once LiteLLM assembled them), ``recalled_messages`` (messages whose
+            work was remembered from an earlier request of their conversation),
+            ``recall_evictions`` (conversations forgotten to keep ``recall_max_mb``). Every
             increment is also counted in Prometheus as
             ``litellm_hygiene_events_total{event=...}`` (summed over proxy workers).
     """
@@ -110,8 +112,11 @@ class HygieneEngine:
         # connects yet.
         self._store = store if store is not None else build_store(self._options)
         self._book = ReportBook()
-        self._recall = Recall(int(self._options.recall_max_mb * (1 << 20)))
         self.stats: Counter[str] = StatsCounter()
+        self._recall = Recall(int(self._options.recall_max_mb * (1 << 20)), self._count)
+
+    def _count(self, name: str, amount: int) -> None:
+        self.stats[name] += amount
 
     @property
     def options(self) -> HygieneOptions:
