@@ -52,7 +52,7 @@ COMPILED: tuple[str, ...] = (
     "_build.py",
     "_executor.py",
     "_recall.py",
-    "_integration/_fingerprint.py",
+    "_integration/_store/_fingerprints.py",
     "_responses/_chat.py",
     "_responses/_decode.py",
     "_responses/_encode.py",

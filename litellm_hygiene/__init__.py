@@ -57,17 +57,17 @@ from ._validate import Violation, ViolationCode, validate_for_target, validate_m
 if TYPE_CHECKING:
     from ._integration._callback import HygieneCallback
     from ._integration._options import HygieneOptions
-    from ._integration._redis_store import RedisStore
     from ._integration._report import HIDDEN_PARAMS_KEY, CallReport
     from ._integration._sdk import HygieneRouter, acompletion, completion
     from ._integration._store import MemoryStore, Provenance, ProvenanceStore, TieredStore
+    from ._integration._store._redis import RedisStore
 
 # The integration with LiteLLM's callback machinery loads on first use: the pure core
 # (messages, rules, validation, overflow) imports none of it.
 _INTEGRATION = {
     "HygieneCallback": "._integration._callback",
     "HygieneOptions": "._integration._options",
-    "RedisStore": "._integration._redis_store",
+    "RedisStore": "._integration._store._redis",
     "HIDDEN_PARAMS_KEY": "._integration._report",
     "CallReport": "._integration._report",
     "HygieneRouter": "._integration._sdk",

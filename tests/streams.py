@@ -19,8 +19,8 @@ from typing import Any
 
 from litellm.types.utils import ModelResponseStream
 
-from litellm_hygiene._integration._fingerprint import lookup_keys
 from litellm_hygiene._integration._store import Provenance, ProvenanceStore
+from litellm_hygiene._integration._store._fingerprints import lookup_keys
 from tests.cassettes import READONLY_WARNING
 
 

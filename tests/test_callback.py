@@ -23,7 +23,7 @@ from litellm.types.utils import Delta, ModelResponseStream, StreamingChoices
 import litellm_hygiene
 from litellm_hygiene import HygieneCallback, HygieneRouter, MemoryStore
 from litellm_hygiene._integration import _engine as engine_module
-from litellm_hygiene._integration._fingerprint import fingerprints
+from litellm_hygiene._integration._store._fingerprints import fingerprints
 from litellm_hygiene._standin import Reply, StandIn, openai_responses
 
 pytestmark = pytest.mark.filterwarnings(

@@ -13,10 +13,10 @@ import pytest
 
 from litellm_hygiene._integration import _request, _steps
 from litellm_hygiene._integration._collector import collector_paused
-from litellm_hygiene._integration._fingerprint import fingerprints
 from litellm_hygiene._integration._options import HygieneOptions
 from litellm_hygiene._integration._shapes import ChatView, anthropic_view
 from litellm_hygiene._integration._store import MemoryStore, Provenance
+from litellm_hygiene._integration._store._fingerprints import fingerprints
 from litellm_hygiene._sanitize import SanitizeResult
 from litellm_hygiene._sanitize import sanitize_read as real_sanitize_read
 from tests import preparing

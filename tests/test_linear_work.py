@@ -25,10 +25,11 @@ import pytest
 
 from benchmarks.transcripts import MODELS, SANITIZE_CASES, Source, agent_transcript
 from litellm_hygiene import resolve_target
-from litellm_hygiene._integration import _fingerprint, _request
+from litellm_hygiene._integration import _request
 from litellm_hygiene._integration._annotate import provenance_of
 from litellm_hygiene._integration._options import HygieneOptions
 from litellm_hygiene._integration._store import MemoryStore, put_fingerprints
+from litellm_hygiene._integration._store import _fingerprints as _fingerprint
 from litellm_hygiene._openai import _facts
 from litellm_hygiene._rules import tool_call_id
 from litellm_hygiene._sanitize import sanitize_for_target

@@ -24,9 +24,9 @@ from litellm.litellm_core_utils.core_helpers import map_finish_reason
 
 from litellm_hygiene import HygieneCallback
 from litellm_hygiene._anthropic import _chat as anthropic_chat
-from litellm_hygiene._integration._fingerprint import lookup_keys
 from litellm_hygiene._integration._metadata import REPORT_KEY, SUMMARY_KEY
 from litellm_hygiene._integration._shapes import anthropic_answer
+from litellm_hygiene._integration._store._fingerprints import lookup_keys
 from litellm_hygiene._standin import Reply, StandIn, anthropic
 from litellm_hygiene._standin.serve import ANSWER, answer
 from tests.cassettes import FAKE_AWS, warm_up_litellm

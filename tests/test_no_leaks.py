@@ -19,7 +19,7 @@ import pytest
 from litellm import ModelResponse
 
 from litellm_hygiene import HygieneCallback, MemoryStore
-from litellm_hygiene._integration._fingerprint import fingerprints
+from litellm_hygiene._integration._store._fingerprints import fingerprints
 from tests import test_rules_properties as rules_properties
 from tests.hygiene_log import LogLines, hygiene_log
 

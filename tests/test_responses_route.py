@@ -18,9 +18,9 @@ from litellm.exceptions import BadRequestError
 from litellm.types.llms.openai import ResponseCompletedEvent, ResponsesAPIResponse
 
 from litellm_hygiene import HygieneCallback
-from litellm_hygiene._integration._fingerprint import lookup_keys
 from litellm_hygiene._integration._metadata import REPORT_KEY, SUMMARY_KEY
 from litellm_hygiene._integration._shapes import responses_answer
+from litellm_hygiene._integration._store._fingerprints import lookup_keys
 from litellm_hygiene._standin import StandIn, openai_responses
 from litellm_hygiene._standin.serve import ANSWER, answer
 from tests.cassettes import warm_up_litellm

@@ -18,9 +18,9 @@ from hypothesis import strategies as st
 
 from litellm_hygiene import resolve_target
 from litellm_hygiene._families import policy_for
-from litellm_hygiene._integration._fingerprint import lookup_keys
 from litellm_hygiene._integration._options import HygieneOptions
 from litellm_hygiene._integration._store import MemoryStore, Provenance, put_fingerprints
+from litellm_hygiene._integration._store._fingerprints import lookup_keys
 from litellm_hygiene._openai import STAMP_KEY
 from litellm_hygiene._pipeline import context_for
 from litellm_hygiene._sanitize import read_request

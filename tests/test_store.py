@@ -27,20 +27,6 @@ from litellm.types.utils import ChatCompletionMessageToolCall, Function, Message
 from openai.types.chat import ChatCompletionMessage
 
 from litellm_hygiene._errors import ConfigurationError
-from litellm_hygiene._integration._fingerprint import (
-    _candidates,
-    _first_of_each_kind,
-    fingerprints,
-    iter_lookup_keys,
-    iter_lookup_tokens,
-    lookup_keys,
-)
-from litellm_hygiene._integration._redis_store import (
-    DEFAULT_PREFIX,
-    RedisStore,
-    _connection_kwargs,
-    _merged,
-)
 from litellm_hygiene._integration._store import (
     MemoryStore,
     Provenance,
@@ -49,6 +35,20 @@ from litellm_hygiene._integration._store import (
     aget_many,
     get_many,
     put_fingerprints,
+)
+from litellm_hygiene._integration._store._fingerprints import (
+    _candidates,
+    _first_of_each_kind,
+    fingerprints,
+    iter_lookup_keys,
+    iter_lookup_tokens,
+    lookup_keys,
+)
+from litellm_hygiene._integration._store._redis import (
+    DEFAULT_PREFIX,
+    RedisStore,
+    _connection_kwargs,
+    _merged,
 )
 from litellm_hygiene._openai._evidence import signatures
 

@@ -43,7 +43,7 @@ from ._shapes import (
 )
 from ._steps import Record, Steps, run, run_sync
 from ._store import Provenance, ProvenanceStore
-from ._store_config import build_store
+from ._store._config import build_store
 
 __all__ = ["HygieneEngine", "logger", "target_label"]
 

@@ -27,10 +27,10 @@ from .._rules import REQUEST_PARAMS, Conversation, Slot
 from .._sanitize import read_request, sanitize_read
 from .._target import TargetModel, resolve_target
 from .._view import OPAQUE, STAMPED, Stamp, Wire
-from ._fingerprint import iter_lookup_tokens, lookup_keys, token_key
 from ._options import HygieneOptions
 from ._steps import Lookup, Steps, Work
 from ._store import MemoryStore, Provenance, ProvenanceStore
+from ._store._fingerprints import iter_lookup_tokens, lookup_keys, token_key
 from ._trim_request import trim_request
 
 __all__ = [

@@ -19,8 +19,8 @@ import hashlib
 from collections.abc import Iterator
 from typing import Any
 
-from .._openai._evidence import signature_values
-from .._wire._ids import bare_id
+from ..._openai._evidence import signature_values
+from ..._wire._ids import bare_id
 
 __all__ = [
     "fingerprints",

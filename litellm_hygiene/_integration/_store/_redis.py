@@ -32,9 +32,9 @@ from redis.asyncio.retry import Retry as AsyncRetry
 from redis.backoff import NoBackoff
 from redis.retry import Retry
 
-from .._errors import ConfigurationError
-from ._options import resolve_secret
-from ._store import Provenance
+from ..._errors import ConfigurationError
+from .._options import resolve_secret
+from ._record import Provenance
 
 __all__ = ["DEFAULT_PREFIX", "DEFAULT_TTL_SECONDS", "RedisStore"]
 

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from ._options import HygieneOptions
-from ._redis_store import RedisStore
-from ._store import MemoryStore, ProvenanceStore, TieredStore
+from .._options import HygieneOptions
+from ._memory import MemoryStore
+from ._protocol import ProvenanceStore
+from ._redis import RedisStore
+from ._tiered import TieredStore
 
 __all__ = ["build_store"]
 

@@ -1,0 +1,169 @@
+"""The in-process store: a bounded, expiring LRU from fingerprint to provenance."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable, Iterable, Sequence
+
+from ..._errors import ConfigurationError
+from ._fingerprints import token_key, token_mark
+from ._record import Provenance
+
+__all__ = ["MemoryStore"]
+
+
+class MemoryStore:
+    """A bounded, expiring LRU map from fingerprint to provenance, in this process.
+
+    Bounded so a long-running proxy cannot grow without limit; entries expire so a
+    restarted deployment with different models does not trust very old records. A lock
+    makes it safe from the event loop and from worker threads alike; every operation is
+    O(1) per key and never awaits, so holding the lock never blocks the loop for long.
+    """
+
+    def __init__(
+        self,
+        max_entries: int = 10_000,
+        ttl_seconds: float | None = 7 * 24 * 3600,
+        *,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        """Create an empty store.
+
+        Args:
+            max_entries: Keys kept at most; the least recently used are evicted first.
+            ttl_seconds: Lifetime of an entry, or ``None`` for no expiry.
+            clock: Monotonic seconds; injectable so tests need not sleep.
+
+        Raises:
+            ConfigurationError: ``max_entries`` is below 1.
+        """
+        if max_entries < 1:
+            raise ConfigurationError("max_entries must be at least 1")
+        self._max = max_entries
+        self._ttl = ttl_seconds
+        self._clock = clock
+        self._lock = threading.Lock()
+        # key -> (expiry, provenance, mark): the mark is the hash() of the token the
+        # key was made from, when the writer gave it (see put).
+        self._entries: OrderedDict[str, tuple[float, Provenance, int | None]] = OrderedDict()
+        self._marks: dict[int, int] = {}  # mark -> entries holding it
+        self._unmarked = 0  # entries put without a mark
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def get(self, keys: Iterable[str]) -> Provenance | None:
+        """The provenance of the first stored, unexpired key; refreshes its recency."""
+        now = self._clock()
+        with self._lock:
+            return self._first(keys, now)
+
+    def put(
+        self, keys: Sequence[str], provenance: Provenance, marks: Sequence[int] | None = None
+    ) -> None:
+        """Record ``provenance`` under every key, evicting the least recently used.
+
+        ``marks``: each key's mark, the ``hash()`` of the token it was made from (see
+        :func:`~._fingerprints.marked_fingerprints`). While every entry has one,
+        :meth:`get_many_tokens` passes over a token no entry was made from without
+        hashing it into its key.
+        """
+        expires = float("inf") if self._ttl is None else self._clock() + self._ttl
+        entries = self._entries
+        with self._lock:
+            for position, key in enumerate(keys):
+                mark = None if marks is None else marks[position]
+                old = entries.get(key)
+                if old is not None:
+                    self._unmark(old[2])
+                entries[key] = (expires, provenance, mark)
+                entries.move_to_end(key)
+                if mark is None:
+                    self._unmarked += 1
+                else:
+                    self._marks[mark] = self._marks.get(mark, 0) + 1
+            while len(entries) > self._max:
+                self._unmark(entries.popitem(last=False)[1][2])
+
+    def _unmark(self, mark: int | None) -> None:
+        """Account for an entry of ``mark`` leaving the store."""
+        if mark is None:
+            self._unmarked -= 1
+            return
+        left = self._marks[mark] - 1
+        if left:
+            self._marks[mark] = left
+        else:
+            del self._marks[mark]
+
+    def get_many(self, key_sets: Sequence[Iterable[str]]) -> list[Provenance | None]:
+        """:meth:`get` for each set of keys, under one lock.
+
+        Each set is read only up to its first hit: an iterator that makes its keys as
+        they are asked for (see ``iter_lookup_keys``) makes no more than that.
+        """
+        now = self._clock()
+        found: list[Provenance | None] = []
+        with self._lock:
+            for keys in key_sets:
+                found.append(self._first(keys, now))
+        return found
+
+    def get_many_tokens(
+        self, token_sets: Sequence[Iterable[tuple[str, str]]]
+    ) -> list[Provenance | None]:
+        """:meth:`get_many` for turns given by their tokens (``iter_lookup_tokens``).
+
+        Each token is hashed into its key (sha256) only when an entry may have been
+        made from it: while every entry has its mark, a token whose mark
+        (:func:`~._fingerprints.token_mark`) no entry holds is not stored, and a turn
+        the store never saw costs no sha256.
+        """
+        now = self._clock()
+        found: list[Provenance | None] = []
+        with self._lock:
+            marks = None if self._unmarked else self._marks
+            for tokens in token_sets:
+                hit = None
+                for token in tokens:
+                    if marks is not None and token_mark(token) not in marks:
+                        continue  # no entry was made from it
+                    hit = self._hit(token_key(token), now)
+                    if hit is not None:
+                        break
+                found.append(hit)
+        return found
+
+    def _first(self, keys: Iterable[str], now: float) -> Provenance | None:
+        for key in keys:
+            hit = self._hit(key, now)
+            if hit is not None:
+                return hit
+        return None
+
+    def _hit(self, key: str, now: float) -> Provenance | None:
+        """The provenance stored under ``key`` (refreshed); ``None``, expired ones dropped."""
+        entry = self._entries.get(key)
+        if entry is None:
+            return None
+        if entry[0] <= now:
+            del self._entries[key]
+            self._unmark(entry[2])
+            return None
+        self._entries.move_to_end(key)
+        return entry[1]
+
+    async def aget(self, keys: Sequence[str]) -> Provenance | None:
+        """Async twin of :meth:`get` (no I/O, so it simply calls it)."""
+        return self.get(keys)
+
+    async def aget_many(self, key_sets: Sequence[Sequence[str]]) -> list[Provenance | None]:
+        """Async twin of :meth:`get_many`."""
+        return self.get_many(key_sets)
+
+    async def aput(self, keys: Sequence[str], provenance: Provenance) -> None:
+        """Async twin of :meth:`put`."""
+        self.put(keys, provenance)
