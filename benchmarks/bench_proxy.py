@@ -33,6 +33,8 @@ import statistics
 import sys
 import time
 import tracemalloc
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -66,6 +68,16 @@ def _proxies(standin: EchoStandIn) -> tuple[ProxyServer, ProxyServer]:
     plain = standin_config(standin.base_url)
     plain["litellm_settings"] = {}
     return ProxyServer("bench-hygiene", hygiene), ProxyServer("bench-plain", plain)
+
+
+@contextmanager
+def both_proxies() -> Iterator[tuple[ProxyServer, ProxyServer]]:
+    """The proxies with and without hygiene over one stand-in, started and stopped."""
+    standin = EchoStandIn()
+    with standin:
+        servers = _proxies(standin)
+        with running_proxies(servers):
+            yield servers
 
 
 def _stats(results: list[BurstResult]) -> dict[str, float]:
@@ -170,13 +182,10 @@ def main() -> None:
         f"{os.getloadavg()[0]:.1f} at start; {args.requests} requests, "
         f"{args.concurrency} at a time, {args.rounds} rounds"
     )
-    standin = EchoStandIn()
-    with standin:
-        servers = _proxies(standin)
-        with running_proxies(servers):
-            idle = {s.name: _memory_kib(s.pid, "VmRSS") for s in servers}
-            results = asyncio.run(rounds(servers, requests, args.concurrency, args.rounds))
-            peak = {s.name: _memory_kib(s.pid, "VmHWM") for s in servers}
+    with both_proxies() as servers:
+        idle = {s.name: _memory_kib(s.pid, "VmRSS") for s in servers}
+        results = asyncio.run(rounds(servers, requests, args.concurrency, args.rounds))
+        peak = {s.name: _memory_kib(s.pid, "VmHWM") for s in servers}
     print(
         f"{'proxy':<16} {'p50 ms':>8} {'p95 ms':>8} {'p99 ms':>8} {'req/s':>7} {'failed':>6}"
         f" {'peak MiB':>9} {'KiB/conc. req':>14}"
@@ -207,11 +216,8 @@ def sessions_main(args: argparse.Namespace) -> None:
         f"{describe()}, load average {os.getloadavg()[0]:.1f} at start; {args.sessions}"
         f" agent sessions of {args.steps} steps at once ({total} requests), {args.rounds} rounds"
     )
-    standin = EchoStandIn()
-    with standin:
-        servers = _proxies(standin)
-        with running_proxies(servers):
-            results = asyncio.run(session_rounds(servers, sessions, args.rounds))
+    with both_proxies() as servers:
+        results = asyncio.run(session_rounds(servers, sessions, args.rounds))
     print(f"{'proxy':<16} {'p50 ms':>8} {'p95 ms':>8} {'req/s':>7} {'failed':>6}")
     stats = {}
     for name in ("with", "without"):

@@ -294,10 +294,7 @@ def read_slots(
         try:
             facts = read(raw, index, plan)
         except InvalidMessageError as err:
-            if on_error is None:
-                raise
-            on_error(err)
-            slots.append(opaque_slot(raw, index, err))
+            slots.append(_unread(raw, index, err, on_error))
             continue
         slots.append(Slot(raw, facts, None, index))
     return slots
@@ -325,16 +322,26 @@ def _recalled_slots(
             try:
                 facts = read(raw, index, plan)
             except InvalidMessageError as err:
-                if on_error is None:
-                    raise
-                on_error(err)
-                slots.append(opaque_slot(raw, index, err))
+                slots.append(_unread(raw, index, err, on_error))
                 continue
             known.facts = (key, facts)
         slot = Slot(raw, facts, None, index)
         slot.seen = known
         slots.append(slot)
     return slots
+
+
+def _unread(
+    raw: Any,
+    index: int,
+    err: InvalidMessageError,
+    on_error: Callable[[InvalidMessageError], None] | None,
+) -> Slot:
+    """An unreadable message's slot, ``on_error`` told; without it, ``err`` is raised."""
+    if on_error is None:
+        raise err
+    on_error(err)
+    return opaque_slot(raw, index, err)
 
 
 def opaque_slot(raw: Any, index: int, err: InvalidMessageError) -> Slot:
