@@ -471,4 +471,4 @@ async def test_a_bridged_request_litellm_resends_is_one_report_and_one_count(
     assert isinstance(response, dict)
     assert response["content"][-1].get("text") == "48."
     assert len(counted) == 1
-    assert len(callback._book) == 1
+    assert len(callback.engine.reports) == 1

@@ -24,19 +24,23 @@ Hooks used, and why each (verified in LiteLLM's source):
   ``async_post_call_response_headers_hook`` adds the report as response headers. The
   proxy calls these only when they are defined on the callback's own class.
 
-The work itself is done by :class:`~litellm_hygiene._integration._engine.HygieneEngine`.
+The work itself is done by the engine the callback holds (:attr:`HygieneCallback.engine`,
+a :class:`~litellm_hygiene._integration._engine.HygieneEngine`): each hook reads what
+LiteLLM hands it, asks the engine, and hands LiteLLM the answer.
 """
 
 from __future__ import annotations
 
 import importlib
 import time
+from collections import Counter
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from litellm import ModelResponse
 from litellm.integrations.custom_logger import CustomLogger
 
+from .._recall import Recall
 from .._wire._keys import STAMP_KEY
 from ._annotate import provenance_of
 from ._engine import HygieneEngine
@@ -58,7 +62,7 @@ CHAT_CALL_TYPES = frozenset({"completion", "acompletion"})
 """LiteLLM call types carrying chat-completion messages; others pass untouched."""
 
 
-class HygieneCallback(HygieneEngine, CustomLogger):
+class HygieneCallback(CustomLogger):
     """Transform every chat request for its resolved deployment; stamp every answer.
 
     Register it once, globally (a per-request ``callbacks=`` never gets the deployment
@@ -70,6 +74,10 @@ class HygieneCallback(HygieneEngine, CustomLogger):
         options: A :class:`HygieneOptions`; keyword arguments override its fields.
         store: A provenance store to use instead of the one ``options`` describe.
         **overrides: Option fields by name (``fail_closed=True``).
+
+    Attributes:
+        engine: The engine doing the work (options, provenance store, reports, what it
+            remembers of conversations, counters).
     """
 
     def __init__(
@@ -79,8 +87,32 @@ class HygieneCallback(HygieneEngine, CustomLogger):
         store: ProvenanceStore | None = None,
         **overrides: Any,
     ) -> None:
-        CustomLogger.__init__(self)
-        HygieneEngine.__init__(self, options, store=store, **overrides)
+        super().__init__()
+        self.engine = HygieneEngine(options, store=store, **overrides)
+
+    @property
+    def options(self) -> HygieneOptions:
+        """The options in force."""
+        return self.engine.options
+
+    @property
+    def store(self) -> ProvenanceStore | None:
+        """The provenance store (``None`` when ``provenance_store`` is ``none``)."""
+        return self.engine.store
+
+    @property
+    def recall(self) -> Recall:
+        """What the engine remembers of the conversations it has seen."""
+        return self.engine.recall
+
+    @property
+    def stats(self) -> Counter[str]:
+        """The engine's counters (see :attr:`HygieneEngine.stats`)."""
+        return self.engine.stats
+
+    def report_for(self, call_id: str | None) -> CallReport | None:
+        """The report of a call still in flight (or awaiting its proxy headers)."""
+        return self.engine.report_for(call_id)
 
     # -- request -------------------------------------------------------------------
 
@@ -95,22 +127,22 @@ class HygieneCallback(HygieneEngine, CustomLogger):
         shape = _shape_of(kwargs, _call_type_name(call_type))
         if shape == _NOT_HANDLED:
             return None
-        earlier = self._book.get(_call_id(kwargs))
+        earlier = self.engine.reports.get(_call_id(kwargs))
         if shape is not None and earlier is not None and earlier.in_flight:
             # The inner call of a chat completion LiteLLM bridged (``openai/responses/``
             # models): hygiene did its work on the chat messages; one report per request.
             return None
         resend = earlier is not None and earlier.resent
-        report = self._book.open(_call_id(kwargs))
+        report = self.engine.reports.open(_call_id(kwargs))
         report.shape = shape
         report.in_flight = shape is None
         started = time.perf_counter()
         try:
-            prepared = await self.prepare(kwargs, report, shape)
+            prepared = await self.engine.prepare(kwargs, report, shape)
         except Exception:
             observe_request(_model_label(kwargs, report), "rejected", _since(started), {}, 0)
             raise
-        enabled = self._options.enabled
+        enabled = self.engine.options.enabled
         if prepared is None and report.error is None and enabled:
             return None  # no chat messages: nothing for hygiene to do or report
         # Every request hygiene saw carries its report in the spend-log metadata, so
@@ -140,16 +172,16 @@ class HygieneCallback(HygieneEngine, CustomLogger):
         if shape is None:
             self._landed(request_data)
         if shape is not None and shape != _NOT_HANDLED:
-            report = self._book.get_or_open(_call_id(request_data))
+            report = self.engine.reports.get_or_open(_call_id(request_data))
             flagged = report.overflow is not None
-            await self.annotate_answer(request_data, response, report, shape)
+            await self.engine.annotate_answer(request_data, response, report, shape)
             self._publish_overflow(request_data, report, flagged)
             return None
         if shape is not None or not isinstance(response, ModelResponse):
             return None
-        report = self._book.get_or_open(_call_id(request_data))
+        report = self.engine.reports.get_or_open(_call_id(request_data))
         flagged = report.overflow is not None
-        await self.annotate(request_data, response, report)
+        await self.engine.annotate(request_data, response, report)
         self._publish_overflow(request_data, report, flagged)
         return response
 
@@ -170,7 +202,7 @@ class HygieneCallback(HygieneEngine, CustomLogger):
             self._landed(request_data)
         if shape == _NOT_HANDLED:
             return
-        report = self._book.get(_call_id(request_data))
+        report = self.engine.reports.get(_call_id(request_data))
         if report is not None and _is_resent(exception):
             report.resent = True
         if report is None or report.overflow is not None:
@@ -178,13 +210,13 @@ class HygieneCallback(HygieneEngine, CustomLogger):
         try:
             report.overflow = token_overflow_of(exception, None)
         except Exception as err:
-            self._internal("overflow detection", err)
+            self.engine.internal_error("overflow detection", err)
             return
         self._publish_overflow(request_data, report, False)
 
     def _landed(self, request_data: Mapping[str, Any]) -> None:
         """A chat completion's hop is over: a later call of its id is another hop's."""
-        report = self._book.get(_call_id(request_data))
+        report = self.engine.reports.get(_call_id(request_data))
         if report is not None:
             report.in_flight = False
 
@@ -212,12 +244,12 @@ class HygieneCallback(HygieneEngine, CustomLogger):
         call_type = _call_type_name(kwargs.get("call_type"))
         shape = _shape_of(kwargs, call_type)
         if shape is not None and shape != _NOT_HANDLED:
-            report = self._book.get_or_open(_call_id(kwargs))
+            report = self.engine.reports.get_or_open(_call_id(kwargs))
             flagged = report.overflow is not None
-            await self.streamed_answer(kwargs, response_obj, report, shape)
+            await self.engine.streamed_answer(kwargs, response_obj, report, shape)
             self._publish_overflow(kwargs, report, flagged)
             return
-        if not self._options.stamp_responses:
+        if not self.engine.options.stamp_responses:
             return
         try:
             if call_type == "anthropic_messages" and messages_route(kwargs) == "responses":
@@ -228,15 +260,15 @@ class HygieneCallback(HygieneEngine, CustomLogger):
             for choice in response_obj.choices or ():
                 message = getattr(choice, "message", None)
                 if message is not None:
-                    await self._remember(message, provenance)
+                    await self.engine.remember(message, provenance)
         except Exception as err:
-            self._internal("stream provenance", err)
+            self.engine.internal_error("stream provenance", err)
 
     async def async_post_call_streaming_deployment_hook(
         self, request_data: dict[str, Any], response_chunk: Any, call_type: Any
     ) -> Any:
         """Stamp the delta of the chunk that closes a streamed answer."""
-        if not self._options.stamp_responses:
+        if not self.engine.options.stamp_responses:
             return None
         if _call_type_name(call_type) not in CHAT_CALL_TYPES:
             return None
@@ -248,7 +280,7 @@ class HygieneCallback(HygieneEngine, CustomLogger):
                 stamp = provenance_of(target_of(request_data)).as_stamp()
                 setattr(delta, STAMP_KEY, stamp)
             except Exception as err:
-                self._internal("stream stamp", err)
+                self.engine.internal_error("stream stamp", err)
         return response_chunk
 
     # -- proxy ---------------------------------------------------------------------
@@ -266,13 +298,13 @@ class HygieneCallback(HygieneEngine, CustomLogger):
         LiteLLM mapped to it (a tool id over its length limit) becomes a plain bad
         request again, so clients do not retry it with a bigger window.
         """
-        report = self._book.get_or_open(_call_id(request_data))
+        report = self.engine.reports.get_or_open(_call_id(request_data))
         overflow = token_overflow_of(original_exception, None)
         if overflow is None:
             return self._downgraded(original_exception)
         report.overflow = overflow
         self.stats["overflow_flagged"] += 1
-        if not self._options.upgrade_overflow_errors:
+        if not self.engine.options.upgrade_overflow_errors:
             return None
         upgraded = overflow_error(original_exception, None)
         if upgraded is None:
@@ -284,7 +316,7 @@ class HygieneCallback(HygieneEngine, CustomLogger):
 
     def _downgraded(self, error: Exception) -> Any:
         """A look-alike LiteLLM raised as overflow, as the ``HTTPException`` it is."""
-        if not self._options.upgrade_overflow_errors:
+        if not self.engine.options.upgrade_overflow_errors:
             return None
         downgraded = not_overflow_error(error)
         if downgraded is None:
@@ -303,12 +335,12 @@ class HygieneCallback(HygieneEngine, CustomLogger):
         litellm_call_info: dict[str, Any] | None = None,
     ) -> dict[str, str] | None:
         """The report of this request as response headers."""
-        report = self._book.pop(_call_id(data))
+        report = self.engine.reports.pop(_call_id(data))
         if report is None:
             report = _report_from_hidden_params(response)
         if report is None:
             return None
-        return headers_for(report, self._options.header_prefix)
+        return headers_for(report, self.engine.options.header_prefix)
 
 
 RESPONSES_CALL_TYPES = frozenset({"aresponses", "responses"})

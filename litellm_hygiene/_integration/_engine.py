@@ -111,7 +111,8 @@ class HygieneEngine:
         # no host anywhere) is a startup error, never a per-request failure. Nothing
         # connects yet.
         self._store = store if store is not None else build_store(self._options)
-        self._book = ReportBook()
+        self.reports = ReportBook()
+        """The report of each call in flight, by LiteLLM's call id."""
         self.stats: Counter[str] = StatsCounter()
         self._recall = Recall(int(self._options.recall_max_mb * (1 << 20)), self._count)
 
@@ -135,7 +136,7 @@ class HygieneEngine:
 
     def report_for(self, call_id: str | None) -> CallReport | None:
         """The report of a call still in flight (or awaiting its proxy headers)."""
-        return self._book.get(call_id)
+        return self.reports.get(call_id)
 
     async def prepare(
         self, kwargs: Mapping[str, Any], report: CallReport, shape: str | None = None
@@ -279,7 +280,7 @@ class HygieneEngine:
                 model_info=_mapping_or_none(kwargs.get("model_info")),
             )
         except Exception as err:  # an estimate must never block traffic on its own
-            self._internal("overflow prediction", err)
+            self.internal_error("overflow prediction", err)
             return
         if prediction.overflows:
             self.stats["overflow_rejected"] += 1
@@ -313,7 +314,7 @@ class HygieneEngine:
                 for message, provenance in self._stamp(response, target, report):
                     yield from self._remembering(message, provenance)
             except Exception as err:
-                self._internal("response stamp", err)
+                self.internal_error("response stamp", err)
             self._flag(response, target, request_data, report)
         attach_report(response, report)
 
@@ -330,14 +331,14 @@ class HygieneEngine:
         try:
             target = _ANSWERS[shape][0](request_data)
         except Exception as err:
-            self._internal("response target", err)
+            self.internal_error("response target", err)
             return
         report.target = report.target or target_label(target)
         if self._options.stamp_responses:
             try:
                 await self._remember_turns(_ANSWERS[shape][1](response), target)
             except Exception as err:
-                self._internal("response fingerprints", err)
+                self.internal_error("response fingerprints", err)
         if isinstance(response, Mapping):
             self._flag(response, target, request_data, report)
 
@@ -354,7 +355,7 @@ class HygieneEngine:
         try:
             target = _ANSWERS[shape][0](kwargs)
         except Exception as err:
-            self._internal("stream target", err)
+            self.internal_error("stream target", err)
             return
         report.target = report.target or target_label(target)
         self.stats["stream_answers"] += 1
@@ -362,14 +363,14 @@ class HygieneEngine:
             try:
                 await self._remember_turns(_ANSWERS[shape][1](response), target)
             except Exception as err:
-                self._internal("stream provenance", err)
+                self.internal_error("stream provenance", err)
         if isinstance(response, ModelResponse | Mapping):
             self._flag(response, target, kwargs, report)
 
     async def _remember_turns(self, turns: list[Any], target: TargetModel) -> None:
         provenance = provenance_of(target)
         for turn in turns:
-            await self._remember(turn, provenance)
+            await self.remember(turn, provenance)
 
     def _annotation_target(
         self, request_data: Mapping[str, Any], report: CallReport
@@ -377,7 +378,7 @@ class HygieneEngine:
         try:
             return target_of(request_data)
         except Exception as err:
-            self._internal("response target", err)
+            self.internal_error("response target", err)
             return None
 
     def _stamp(
@@ -399,7 +400,7 @@ class HygieneEngine:
         try:
             report.overflow = response_overflow(response, target, request_data)
         except Exception as err:
-            self._internal("overflow detection", err)
+            self.internal_error("overflow detection", err)
             return
         if report.overflow is not None:
             self.stats["overflow_flagged"] += 1
@@ -409,12 +410,14 @@ class HygieneEngine:
                 report.overflow.signal,
             )
 
-    def _internal(self, where: str, err: Exception) -> None:
+    def internal_error(self, where: str, err: Exception) -> None:
+        """Count and log a failure of hygiene's own (by type: messages can hold content)."""
         self.stats["errors"] += 1
         self.stats[f"error:{type(err).__name__}"] += 1
         logger.warning("litellm_hygiene: %s failed: %s", where, type(err).__name__)
 
-    async def _remember(self, message: Any, provenance: Provenance) -> None:
+    async def remember(self, message: Any, provenance: Provenance) -> None:
+        """Record an answer's provenance under its fingerprints; failures are counted."""
         await run(self._remembering(message, provenance), self._options, self._store)
 
     def _remembering(self, message: Any, provenance: Provenance) -> Steps[None]:

@@ -70,7 +70,7 @@ def completion(
     callback = hygiene or default_callback()
     call = {**kwargs, "model": model, "messages": messages}
     report = CallReport()
-    prepared = callback.prepare_sync(call, report)
+    prepared = callback.engine.prepare_sync(call, report)
     if prepared is not None and prepared.changed:
         call = prepared.apply(call)
     try:
@@ -79,7 +79,7 @@ def completion(
         _raise_upgraded(callback, err, call)
         raise
     if isinstance(response, ModelResponse):
-        callback.annotate_sync(call, response, report)
+        callback.engine.annotate_sync(call, response, report)
     return response
 
 
@@ -94,7 +94,7 @@ async def acompletion(
     callback = hygiene or default_callback()
     call = {**kwargs, "model": model, "messages": messages}
     report = CallReport()
-    prepared = await callback.prepare(call, report)
+    prepared = await callback.engine.prepare(call, report)
     if prepared is not None and prepared.changed:
         call = prepared.apply(call)
     try:
@@ -103,7 +103,7 @@ async def acompletion(
         _raise_upgraded(callback, err, call)
         raise
     if isinstance(response, ModelResponse):
-        await callback.annotate(call, response, report)
+        await callback.engine.annotate(call, response, report)
     return response
 
 
