@@ -125,6 +125,10 @@ class Policy(BaseModel):
             sends such a message at its place (``/v1/messages``): on chat calls
             LiteLLM's converters lift it into the system prompt for Claude, and
             ``strict_turn_order`` moves it to the start for Mistral.
+        own_evidence: Protocols whose shapes in a turn's own content (ids, signatures)
+            do not make it another model's for this family: a Mistral model keeps
+            Mistral's id shape behind any router, and the ids hygiene gives a Mistral
+            target have it too, so its output is judged alike on the next request.
         unknown_provenance: How to treat assistant turns of unknown origin.
     """
 
@@ -153,4 +157,5 @@ class Policy(BaseModel):
     reject_empty_text: bool = False
     keep_signed_empty_text: bool = False
     inline_system: InlineSystem = "anywhere"
+    own_evidence: frozenset[str] = frozenset()
     unknown_provenance: UnknownProvenance = "match_evidence"

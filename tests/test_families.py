@@ -118,6 +118,51 @@ def test_the_scan_finds_a_table_keyed_by_family(tmp_path: Path) -> None:
     assert _family_keyed_tables(planted) == [1]
 
 
+def _family_comparisons(path: Path) -> list[int]:
+    """Lines comparing something named ``family`` with a family's name."""
+    found: list[int] = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if not isinstance(node, ast.Compare):
+            continue
+        sides = [node.left, *node.comparators]
+        named = any(
+            (isinstance(side, ast.Name) and side.id == "family")
+            or (isinstance(side, ast.Attribute) and side.attr == "family")
+            for side in sides
+        )
+        constants = [
+            element.value
+            for side in sides
+            for element in (side.elts if isinstance(side, ast.Tuple | ast.Set) else [side])
+            if isinstance(element, ast.Constant)
+        ]
+        if named and any(value in FAMILIES for value in constants):
+            found.append(node.lineno)
+    return found
+
+
+def test_no_family_is_named_in_a_comparison_outside_the_profiles() -> None:
+    """A family fact is a profile field read through the profile, not ``== "mistral"``."""
+    outside = {
+        path.relative_to(PACKAGE).as_posix(): lines
+        for path in PACKAGE.rglob("*.py")
+        if not path.relative_to(PACKAGE).as_posix().startswith(("_families/", "_standin/"))
+        and (lines := _family_comparisons(path))
+    }
+    assert not outside, outside
+
+
+def test_the_scan_finds_a_family_named_in_a_comparison(tmp_path: Path) -> None:
+    planted = tmp_path / "planted.py"
+    planted.write_text(
+        'a = target.family == "mistral"\n'
+        'b = family in ("anthropic", "gemini")\n'
+        'c = target.api == "mistral"\n'
+        'd = family == "opus"\n'
+    )
+    assert _family_comparisons(planted) == [1, 2]
+
+
 @pytest.mark.parametrize(
     ("model", "thinks"),
     [

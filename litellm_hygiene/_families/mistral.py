@@ -39,6 +39,7 @@ PROFILE = Profile(
         strict_turn_order=True,
         require_user_first=True,
         strip_fields=ALL_RESPONSE_FIELDS,
+        own_evidence=frozenset({"mistral"}),
     ),
     paths=CHAT_PATHS,
     layout=Layout("one_to_one", {}),

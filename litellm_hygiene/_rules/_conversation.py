@@ -203,13 +203,11 @@ class Conversation:
         return found
 
     def _evidence_against(self, slot: Slot) -> bool:
-        target = self.ctx.target
+        ctx = self.ctx
         found = self.wire.evidence(slot.raw)
-        if not found or target.api in found:
+        if not found or ctx.target.api in found:
             return False
-        # Mistral models keep Mistral's id shape behind any router; the ids hygiene gives
-        # a Mistral target have it too, so its output is judged alike on the next run.
-        return not (target.family == "mistral" and "mistral" in found)
+        return not ctx.policy.own_evidence & found  # see Policy.own_evidence
 
     def provenance_matters(self, slot: Slot) -> bool:
         """Whether some provenance given to this turn would change its verdict.
