@@ -50,16 +50,14 @@ from ._options import HygieneOptions
 from ._overflow_errors import not_overflow_error, overflow_error, token_overflow_of
 from ._report import HIDDEN_PARAMS_KEY, CallReport, headers_for
 from ._request import target_of
-from ._routes import messages_route, responses_route
+from ._routes import messages_route
+from ._shapes import CHAT, shape_of
 from ._store import ProvenanceStore
 
 if TYPE_CHECKING:
     from litellm.proxy._types import UserAPIKeyAuth
 
-__all__ = ["CHAT_CALL_TYPES", "HygieneCallback"]
-
-CHAT_CALL_TYPES = frozenset({"completion", "acompletion"})
-"""LiteLLM call types carrying chat-completion messages; others pass untouched."""
+__all__ = ["HygieneCallback"]
 
 
 class HygieneCallback(CustomLogger):
@@ -124,9 +122,10 @@ class HygieneCallback(CustomLogger):
         The report goes into the call's ``spend_logs_metadata`` (spend logs, the admin
         UI, every logging integration) and into the Prometheus metrics.
         """
-        shape = _shape_of(kwargs, _call_type_name(call_type))
-        if shape == _NOT_HANDLED:
+        served = shape_of(kwargs, _call_type_name(call_type))
+        if served is None:
             return None
+        shape = None if served.is_chat else served.name
         earlier = self.engine.reports.get(_call_id(kwargs))
         if shape is not None and earlier is not None and earlier.in_flight:
             # The inner call of a chat completion LiteLLM bridged (``openai/responses/``
@@ -148,7 +147,7 @@ class HygieneCallback(CustomLogger):
         # Every request hygiene saw carries its report in the spend-log metadata, so
         # "unchanged" is as visible to operators as "changed".
         new_kwargs = with_report_metadata(
-            kwargs, report, enabled=enabled, container=_METADATA_OF.get(shape or "")
+            kwargs, report, enabled=enabled, container=served.metadata
         )
         if prepared is not None and prepared.changed:
             new_kwargs = prepared.apply(new_kwargs)  # its messages, trimmed parameters gone
@@ -168,16 +167,16 @@ class HygieneCallback(CustomLogger):
         The answer of a ``/v1/messages`` or ``/v1/responses`` call LiteLLM sent as it is
         is not stamped (the client keeps only its content) and is returned as it came.
         """
-        shape = _shape_of(request_data, _call_type_name(call_type))
-        if shape is None:
+        served = shape_of(request_data, _call_type_name(call_type))
+        if served is not None and served.is_chat:
             self._landed(request_data)
-        if shape is not None and shape != _NOT_HANDLED:
+        if served is not None and not served.is_chat:
             report = self.engine.reports.get_or_open(_call_id(request_data))
             flagged = report.overflow is not None
-            await self.engine.annotate_answer(request_data, response, report, shape)
+            await self.engine.annotate_answer(request_data, response, report, served.name)
             self._publish_overflow(request_data, report, flagged)
             return None
-        if shape is not None or not isinstance(response, ModelResponse):
+        if served is None or not isinstance(response, ModelResponse):
             return None
         report = self.engine.reports.get_or_open(_call_id(request_data))
         flagged = report.overflow is not None
@@ -197,11 +196,11 @@ class HygieneCallback(CustomLogger):
         LiteLLM calls this for every failed deployment attempt, before its failure
         logging builds the standard logging payload from the request's metadata.
         """
-        shape = _shape_of(request_data, _call_type_name(call_type))
-        if shape is None:
-            self._landed(request_data)
-        if shape == _NOT_HANDLED:
+        served = shape_of(request_data, _call_type_name(call_type))
+        if served is None:
             return
+        if served.is_chat:
+            self._landed(request_data)
         report = self.engine.reports.get(_call_id(request_data))
         if report is not None and _is_resent(exception):
             report.resent = True
@@ -242,11 +241,11 @@ class HygieneCallback(CustomLogger):
         if not kwargs.get("stream"):
             return
         call_type = _call_type_name(kwargs.get("call_type"))
-        shape = _shape_of(kwargs, call_type)
-        if shape is not None and shape != _NOT_HANDLED:
+        served = shape_of(kwargs, call_type)
+        if served is not None and not served.is_chat:
             report = self.engine.reports.get_or_open(_call_id(kwargs))
             flagged = report.overflow is not None
-            await self.engine.streamed_answer(kwargs, response_obj, report, shape)
+            await self.engine.streamed_answer(kwargs, response_obj, report, served.name)
             self._publish_overflow(kwargs, report, flagged)
             return
         if not self.engine.options.stamp_responses:
@@ -270,7 +269,7 @@ class HygieneCallback(CustomLogger):
         """Stamp the delta of the chunk that closes a streamed answer."""
         if not self.engine.options.stamp_responses:
             return None
-        if _call_type_name(call_type) not in CHAT_CALL_TYPES:
+        if _call_type_name(call_type) not in CHAT.call_types:
             return None
         for choice in getattr(response_chunk, "choices", None) or ():
             delta = getattr(choice, "delta", None)
@@ -341,47 +340,6 @@ class HygieneCallback(CustomLogger):
         if report is None:
             return None
         return headers_for(report, self.engine.options.header_prefix)
-
-
-RESPONSES_CALL_TYPES = frozenset({"aresponses", "responses"})
-"""LiteLLM's call types of ``/v1/responses`` (``responses``: the sync native handler's)."""
-
-_METADATA_OF = {"anthropic_messages": "litellm_metadata", "responses": "litellm_metadata"}
-"""Where a call of another shape keeps LiteLLM's metadata: ``metadata`` is a request
-field of Anthropic's and OpenAI's own there, sent to the provider."""
-
-_NOT_HANDLED = "-"
-"""What :func:`_shape_of` gives for a call hygiene leaves alone."""
-
-
-def _shape_of(kwargs: Mapping[str, Any], call_type: str | None) -> str | None:
-    """The shape hygiene reads the call in: ``None`` for chat, else the call type.
-
-    A ``/v1/messages`` call is read in its own shape only when LiteLLM sends it in that
-    shape; when LiteLLM bridges it to another call, hygiene acts on that inner call, and
-    when the route cannot be told, the call goes out as it is (see :mod:`._routes`).
-    """
-    if call_type in CHAT_CALL_TYPES:
-        return None
-    if call_type == "anthropic_messages" and messages_route(kwargs) == "anthropic":
-        return call_type
-    if call_type in RESPONSES_CALL_TYPES and responses_route(kwargs) == "responses":
-        # A call continuing a stored response or conversation holds only the rest of its
-        # history: its first outputs answer calls hygiene cannot see. OpenAI has it all.
-        return _NOT_HANDLED if _continues_stored_history(kwargs) else "responses"
-    return _NOT_HANDLED
-
-
-_STORED_HISTORY = ("previous_response_id", "conversation")
-"""Responses parameters that continue a history OpenAI stores."""
-
-
-def _continues_stored_history(kwargs: Mapping[str, Any]) -> bool:
-    extra = kwargs.get("extra_body")
-    return any(
-        kwargs.get(name) or (isinstance(extra, Mapping) and extra.get(name))
-        for name in _STORED_HISTORY
-    )
 
 
 def _report_from_hidden_params(response: Any) -> CallReport | None:

@@ -16,8 +16,8 @@ from __future__ import annotations
 import functools
 import logging
 from collections import Counter
-from collections.abc import Callable, Mapping
-from typing import Any, Protocol
+from collections.abc import Mapping
+from typing import Any
 
 from litellm import ModelResponse
 from litellm.exceptions import BadRequestError, ContextWindowExceededError
@@ -32,41 +32,13 @@ from ._options import HygieneOptions
 from ._overflow_errors import predicted_overflow_error
 from ._report import CallReport, ReportBook
 from ._request import Prepared, preparing, preparing_shaped, target_of
-from ._shapes import (
-    ChatView,
-    anthropic_answer,
-    anthropic_view,
-    messages_target,
-    responses_answer,
-    responses_target,
-    responses_view,
-)
+from ._shapes import shape_named
 from ._steps import Record, Steps, run, run_sync
 from ._store import Provenance, ProvenanceStore
 from ._store._config import build_store
 
 __all__ = ["HygieneEngine", "logger", "target_label"]
 
-
-class _View(Protocol):
-    """How the core reads a call of another shape (with what the engine remembers)."""
-
-    def __call__(self, kwargs: Mapping[str, Any], recall: Recall | None = None) -> ChatView:
-        """The call as chat messages."""
-
-
-_VIEWS: dict[str, _View] = {
-    "anthropic_messages": anthropic_view,
-    "responses": responses_view,
-}
-"""How the core reads a call of each other shape (see :mod:`._shapes`)."""
-
-_ANSWERS: dict[str, tuple[Callable[[Mapping[str, Any]], TargetModel], Callable[[Any], Any]]] = {
-    "anthropic_messages": (messages_target, anthropic_answer),
-    "responses": (responses_target, responses_answer),
-}
-"""For each other shape: the target of a call, and the chat forms of its answer's turns
-(an answer LiteLLM assembled from a stream included)."""
 
 logger = logging.getLogger("litellm_hygiene")
 
@@ -168,13 +140,14 @@ class HygieneEngine:
         if not self._applies(kwargs, shape):
             return None
         try:
-            if shape is None:
+            read_as = shape_named(shape).view
+            if read_as is None:
                 call = kwargs
                 prepared = yield from preparing(
                     kwargs, self._options, self._store, recall=self._recall
                 )
             else:
-                view = functools.partial(_VIEWS[shape], recall=self._recall)
+                view = functools.partial(read_as, recall=self._recall)
                 call, prepared = yield from preparing_shaped(
                     kwargs, self._options, self._store, view, self._recall
                 )
@@ -204,7 +177,7 @@ class HygieneEngine:
 
     def _applies(self, kwargs: Mapping[str, Any], shape: str | None = None) -> bool:
         """Whether the call holds a conversation (a ``responses`` one: a list of items)."""
-        conversation = kwargs.get("input" if shape == "responses" else "messages")
+        conversation = kwargs.get(shape_named(shape).conversation)
         if not isinstance(conversation, list) or not conversation:
             return False
         self.stats["requests"] += 1
@@ -328,15 +301,17 @@ class HygieneEngine:
         hygiene's key. Its fingerprints are remembered; an Anthropic answer's stop reason
         and usage are checked for overflow.
         """
+        served = shape_named(shape)
+        assert served.target is not None and served.answer is not None  # not chat
         try:
-            target = _ANSWERS[shape][0](request_data)
+            target = served.target(request_data)
         except Exception as err:
             self.internal_error("response target", err)
             return
         report.target = report.target or target_label(target)
         if self._options.stamp_responses:
             try:
-                await self._remember_turns(_ANSWERS[shape][1](response), target)
+                await self._remember_turns(served.answer(response), target)
             except Exception as err:
                 self.internal_error("response fingerprints", err)
         if isinstance(response, Mapping):
@@ -352,8 +327,10 @@ class HygieneEngine:
         into a ``ModelResponse`` (its stop reason mapped, so the overflow shows in its
         usage against the window) and a Responses stream into a ``ResponsesAPIResponse``.
         """
+        served = shape_named(shape)
+        assert served.target is not None and served.answer is not None  # not chat
         try:
-            target = _ANSWERS[shape][0](kwargs)
+            target = served.target(kwargs)
         except Exception as err:
             self.internal_error("stream target", err)
             return
@@ -361,7 +338,7 @@ class HygieneEngine:
         self.stats["stream_answers"] += 1
         if self._options.stamp_responses:
             try:
-                await self._remember_turns(_ANSWERS[shape][1](response), target)
+                await self._remember_turns(served.answer(response), target)
             except Exception as err:
                 self.internal_error("stream provenance", err)
         if isinstance(response, ModelResponse | Mapping):

@@ -1,4 +1,6 @@
-"""The request shapes besides chat completions, seen by the integration as chat messages.
+"""The request shapes hygiene serves, one entry each (:data:`SHAPES`).
+
+How the integration sees the shapes besides chat completions: as chat messages.
 
 A ``/v1/messages`` call (Anthropic Messages: ``messages`` of content blocks and
 ``system``) and a ``/v1/responses`` call (``input`` items and ``instructions``) that
@@ -12,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, Protocol
 
 from .._anthropic import _chat as anthropic_chat
 from .._anthropic._decode import ABSENT, decode_assistant_turn
@@ -27,15 +29,20 @@ from .._rules.system_placement import lifted
 from .._target import TargetModel
 from .._view import Wire
 from ._request import Prepared, target_of
+from ._routes import messages_route, responses_route
 
 __all__ = [
+    "SHAPES",
     "ChatView",
+    "RequestShape",
     "anthropic_answer",
     "anthropic_view",
     "messages_target",
     "responses_answer",
     "responses_target",
     "responses_view",
+    "shape_named",
+    "shape_of",
 ]
 
 Writer = Callable[[Sequence[Any]], dict[str, Any]]
@@ -203,3 +210,122 @@ def responses_answer(response: Any) -> list[Any]:
         return _chat_messages(response)
     chat = responses_chat.read_as_chat(output).messages
     return [message for message in chat if message.get("role") == "assistant"]
+
+
+class View(Protocol):
+    """Reads a call of a shape as chat messages (with what the engine remembers)."""
+
+    def __call__(self, kwargs: Mapping[str, Any], recall: Recall | None = None) -> ChatView:
+        """The call as chat messages."""
+
+
+@dataclass(frozen=True)
+class RequestShape:
+    """One request shape hygiene serves: all the integration does differently for it.
+
+    Adding a shape is its package (reader, writer: ``_anthropic/``, ``_responses/``) and
+    one entry in :data:`SHAPES`.
+
+    Attributes:
+        name: The shape's name (its report's ``shape``; ``chat`` reports none).
+        call_types: LiteLLM's call types that carry it.
+        conversation: The call's field holding the conversation.
+        sent_as_is: Whether LiteLLM sends a call as it is in this shape (its route
+            decision, see :mod:`._routes`); a call it bridges is served as the inner call,
+            one it cannot tell goes out as it is.
+        view: Reads the call as chat messages and writes them back (``None``: chat,
+            read as it is).
+        target: The deployment a call of the shape reaches (``None``: chat's own).
+        answer: The chat forms of its answer's turns, for their fingerprints (``None``:
+            chat's ``ModelResponse`` is stamped instead).
+        metadata: Where LiteLLM keeps its metadata on the call (``metadata`` is a field
+            of Anthropic's and OpenAI's own in their shapes, sent to the provider);
+            ``None``: wherever the call has it (``_metadata``).
+    """
+
+    name: str
+    call_types: frozenset[str]
+    conversation: str
+    sent_as_is: Callable[[Mapping[str, Any]], bool]
+    view: View | None = None
+    target: Callable[[Mapping[str, Any]], TargetModel] | None = None
+    answer: Callable[[Any], list[Any]] | None = None
+    metadata: str | None = None
+
+    @property
+    def is_chat(self) -> bool:
+        """Whether calls of this shape are chat completions, read as they are."""
+        return self.view is None
+
+
+_STORED_HISTORY = ("previous_response_id", "conversation")
+"""Responses parameters that continue a history OpenAI stores."""
+
+
+def _responses_sent_as_is(kwargs: Mapping[str, Any]) -> bool:
+    """Sent as it is, and holding its whole history.
+
+    A call continuing a stored response or conversation holds only the rest of its
+    history: its first outputs answer calls hygiene cannot see. OpenAI has it all.
+    """
+    if responses_route(kwargs) != "responses":
+        return False
+    extra = kwargs.get("extra_body")
+    return not any(
+        kwargs.get(name) or (isinstance(extra, Mapping) and extra.get(name))
+        for name in _STORED_HISTORY
+    )
+
+
+CHAT = RequestShape(
+    "chat", frozenset({"completion", "acompletion"}), "messages", lambda kwargs: True
+)
+ANTHROPIC_MESSAGES = RequestShape(
+    "anthropic_messages",
+    frozenset({"anthropic_messages"}),
+    "messages",
+    lambda kwargs: messages_route(kwargs) == "anthropic",
+    anthropic_view,
+    messages_target,
+    anthropic_answer,
+    "litellm_metadata",
+)
+RESPONSES = RequestShape(
+    "responses",
+    # ``responses``: the sync native handler's call type.
+    frozenset({"aresponses", "responses"}),
+    "input",
+    _responses_sent_as_is,
+    responses_view,
+    responses_target,
+    responses_answer,
+    "litellm_metadata",
+)
+
+SHAPES: tuple[RequestShape, ...] = (CHAT, ANTHROPIC_MESSAGES, RESPONSES)
+"""Every request shape hygiene serves: chat completions, ``/v1/messages``,
+``/v1/responses``."""
+
+_NAMED = {shape.name: shape for shape in SHAPES}
+
+
+def shape_named(name: str | None) -> RequestShape:
+    """The shape of that name (``None``: chat).
+
+    Raises:
+        KeyError: No shape has that name.
+    """
+    return CHAT if name is None else _NAMED[name]
+
+
+def shape_of(kwargs: Mapping[str, Any], call_type: str | None) -> RequestShape | None:
+    """The shape hygiene reads a call of ``call_type`` in; ``None``: it leaves the call alone.
+
+    A ``/v1/messages`` call is read in its own shape only when LiteLLM sends it in that
+    shape; when LiteLLM bridges it to another call, hygiene acts on that inner call, and
+    when the route cannot be told, the call goes out as it is (see :mod:`._routes`).
+    """
+    for shape in SHAPES:
+        if call_type in shape.call_types:
+            return shape if shape.sent_as_is(kwargs) else None
+    return None
