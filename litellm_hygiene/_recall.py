@@ -33,6 +33,8 @@ from collections import OrderedDict
 from collections.abc import Callable, Hashable, Sequence
 from typing import Any, Final
 
+from ._json import copy_json
+
 __all__ = ["Aligned", "Recall", "Seen", "build", "patch", "patchable", "snapshot"]
 
 DEFAULT_BYTES: Final = 256 << 20
@@ -85,6 +87,15 @@ class Seen:
         """The outcome remembered under ``key``; ``None`` when there is none."""
         outcomes = self.outcomes
         return None if outcomes is None else outcomes.get(key)
+
+    def remember_copy(self, key: Hashable, value: Any) -> None:
+        """Remember the recall's own copy of ``value`` (plain JSON) under ``key``.
+
+        A value holding anything else is not remembered.
+        """
+        copied = snapshot(value)
+        if copied is not None:
+            self.remember(key, copied[0], copied[1])
 
     def remember(self, key: Hashable, outcome: Any, size: int) -> None:
         """Remember ``outcome`` (of ``size`` estimated bytes) under ``key``."""
@@ -274,12 +285,6 @@ class Recall:
                 while len(records) > PER_HEAD:
                     self._bytes -= records.pop(0).size()
             self._evict()
-
-    def clear(self) -> None:
-        """Forget everything."""
-        with self._lock:
-            self._heads.clear()
-            self._bytes = 0
 
     def _holds(self, head: Hashable, record: _Record) -> bool:
         records = self._heads.get(head)
@@ -478,4 +483,4 @@ def build(recipe: Any, given: Any) -> Any:
             else:
                 items.append(part[1] if kind == _CONST else build(part, item))
         return items
-    return _copy(recipe[1], 0, [0])
+    return copy_json(recipe[1])

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ast
 import importlib
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, get_args
 
@@ -102,13 +103,18 @@ def _family_keyed_tables(path: Path) -> list[int]:
     return found
 
 
-def test_no_table_keyed_by_family_outside_the_profiles() -> None:
-    outside = {
+def _outside_the_profiles(scan: Callable[[Path], list[int]]) -> dict[str, list[int]]:
+    """What ``scan`` finds in the package's modules but the profiles (and the stand-in)."""
+    return {
         path.relative_to(PACKAGE).as_posix(): lines
         for path in PACKAGE.rglob("*.py")
         if not path.relative_to(PACKAGE).as_posix().startswith(("_families/", "_standin/"))
-        and (lines := _family_keyed_tables(path))
+        and (lines := scan(path))
     }
+
+
+def test_no_table_keyed_by_family_outside_the_profiles() -> None:
+    outside = _outside_the_profiles(_family_keyed_tables)
     assert not outside, outside
 
 
@@ -143,12 +149,7 @@ def _family_comparisons(path: Path) -> list[int]:
 
 def test_no_family_is_named_in_a_comparison_outside_the_profiles() -> None:
     """A family fact is a profile field read through the profile, not ``== "mistral"``."""
-    outside = {
-        path.relative_to(PACKAGE).as_posix(): lines
-        for path in PACKAGE.rglob("*.py")
-        if not path.relative_to(PACKAGE).as_posix().startswith(("_families/", "_standin/"))
-        and (lines := _family_comparisons(path))
-    }
+    outside = _outside_the_profiles(_family_comparisons)
     assert not outside, outside
 
 

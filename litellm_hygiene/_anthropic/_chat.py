@@ -17,7 +17,7 @@ from .._errors import InvalidMessageError
 from .._messages import Context, Message
 from .._openai._decode import decode_message
 from .._openai._encode import encode_message
-from .._recall import Seen, snapshot
+from .._recall import Seen
 from .._target import TargetModel
 from ._decode import ABSENT, SYSTEM_INDEX, decode_system, decode_turn, read_turn
 from ._encode import to_anthropic
@@ -143,10 +143,7 @@ def _remembered(
             continue
         quick = quick_message(msg)
         if quick is not None:
-            written = quick if isinstance(quick, list) else [quick]
-            copied = snapshot(written)
-            if copied is not None:
-                known.remember(_CHAT_FORM, copied[0], copied[1])
+            known.remember_copy(_CHAT_FORM, quick if isinstance(quick, list) else [quick])
         yield quick
 
 

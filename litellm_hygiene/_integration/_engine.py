@@ -301,20 +301,10 @@ class HygieneEngine:
         hygiene's key. Its fingerprints are remembered; an Anthropic answer's stop reason
         and usage are checked for overflow.
         """
-        served = shape_named(shape)
-        assert served.target is not None and served.answer is not None  # not chat
-        try:
-            target = served.target(request_data)
-        except Exception as err:
-            self.internal_error("response target", err)
-            return
-        report.target = report.target or target_label(target)
-        if self._options.stamp_responses:
-            try:
-                await self._remember_turns(served.answer(response), target)
-            except Exception as err:
-                self.internal_error("response fingerprints", err)
-        if isinstance(response, Mapping):
+        target = await self._remember_answer(
+            request_data, response, report, shape, ("response target", "response fingerprints")
+        )
+        if target is not None and isinstance(response, Mapping):
             self._flag(response, target, request_data, report)
 
     async def streamed_answer(
@@ -327,22 +317,42 @@ class HygieneEngine:
         into a ``ModelResponse`` (its stop reason mapped, so the overflow shows in its
         usage against the window) and a Responses stream into a ``ResponsesAPIResponse``.
         """
+        target = await self._remember_answer(
+            kwargs, response, report, shape, ("stream target", "stream provenance")
+        )
+        if target is None:
+            return
+        self.stats["stream_answers"] += 1
+        if isinstance(response, ModelResponse | Mapping):
+            self._flag(response, target, kwargs, report)
+
+    async def _remember_answer(
+        self,
+        kwargs: Mapping[str, Any],
+        response: Any,
+        report: CallReport,
+        shape: str,
+        where: tuple[str, str],
+    ) -> TargetModel | None:
+        """The target of a call of another shape (on ``report``), its answer remembered.
+
+        The answer's turns are remembered under the target; ``None`` when the target
+        cannot be told. ``where``: how a failure to tell the target, and to remember, is counted.
+        """
         served = shape_named(shape)
         assert served.target is not None and served.answer is not None  # not chat
         try:
             target = served.target(kwargs)
         except Exception as err:
-            self.internal_error("stream target", err)
-            return
+            self.internal_error(where[0], err)
+            return None
         report.target = report.target or target_label(target)
-        self.stats["stream_answers"] += 1
         if self._options.stamp_responses:
             try:
                 await self._remember_turns(served.answer(response), target)
             except Exception as err:
-                self.internal_error("stream provenance", err)
-        if isinstance(response, ModelResponse | Mapping):
-            self._flag(response, target, kwargs, report)
+                self.internal_error(where[1], err)
+        return target
 
     async def _remember_turns(self, turns: list[Any], target: TargetModel) -> None:
         provenance = provenance_of(target)

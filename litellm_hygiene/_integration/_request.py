@@ -30,7 +30,7 @@ from .._view import OPAQUE, STAMPED, Stamp, Wire
 from ._options import HygieneOptions
 from ._steps import Lookup, Steps, Work
 from ._store import MemoryStore, Provenance, ProvenanceStore
-from ._store._fingerprints import iter_lookup_tokens, lookup_keys, token_key
+from ._store._fingerprints import iter_lookup_tokens, token_key
 from ._trim_request import trim_request
 
 __all__ = [
@@ -352,13 +352,13 @@ def _tokens(slot: Slot) -> tuple[tuple[str, str], ...]:
 
 
 def _keys(slot: Slot) -> tuple[str, ...]:
-    """A turn's lookup keys (``lookup_keys``), remembered where a recall is."""
+    """A turn's lookup keys (``lookup_keys``: its tokens, hashed), remembered."""
     seen: Seen | None = slot.seen
-    if seen is None:
-        return lookup_keys(slot.raw)
-    keys = seen.keys
+    keys = None if seen is None else seen.keys
     if keys is None:
-        keys = seen.keys = tuple(token_key(token) for token in _tokens(slot))
+        keys = tuple(token_key(token) for token in _tokens(slot))
+        if seen is not None:
+            seen.keys = keys
     return keys
 
 

@@ -19,7 +19,7 @@ from .._json import copy_dict
 from .._messages import AssistantMessage, Context, Message
 from .._openai._decode import decode_message
 from .._openai._encode import encode_message
-from .._recall import Seen, snapshot
+from .._recall import Seen
 from .._target import TargetModel
 from ._decode import from_responses
 from ._encode import encode_items, with_items
@@ -80,9 +80,7 @@ class ResponsesChat:
         if kept is not None:
             return [copy_dict(item) for item in kept]
         written = encode_items(self._neutral(message, index))
-        copied = snapshot(written)
-        if copied is not None:
-            known.remember(_ITEMS, copied[0], copied[1])
+        known.remember_copy(_ITEMS, written)
         return written
 
     def _neutral(self, message: Any, index: int) -> Message:
