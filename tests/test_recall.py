@@ -75,6 +75,9 @@ steps = st.one_of(
     st.tuples(st.just("target"), st.sampled_from(TARGETS)),
     st.tuples(st.just("shape"), st.sampled_from(["chat", "anthropic_messages", "responses"])),
     st.just(("restart",)),
+    # Back to the history of an earlier request: a client retrying from there, or another
+    # session of the same beginning, after the recall remembered a branch of it.
+    st.tuples(st.just("back"), st.integers(0, 1000)),
     st.tuples(st.just("remember"), st.integers(0, 1000), st.sampled_from(PROVENANCES)),
 )
 """What happens before the next request (``append``: only the next step)."""
@@ -151,9 +154,12 @@ def test_replayed_sessions_get_what_the_full_pipeline_gives(
     store = MemoryStore()
     remembering, full = _engines(store)
     recall = Recall()  # the core's own, beside the engine's
+    earlier: list[list[Json]] = []
     for step, chunk in [(("append",), []), *plan]:
         kind = step[0]
-        if kind == "edit" and history:
+        if kind == "back" and earlier:
+            history = copy.deepcopy(earlier[step[1] % len(earlier)])
+        elif kind == "edit" and history:
             at = step[1] % len(history)
             history[at] = _edited(history[at], step[2])
         elif kind == "drop" and history:
@@ -171,6 +177,7 @@ def test_replayed_sessions_get_what_the_full_pipeline_gives(
         elif kind == "remember" and history:
             put_fingerprints(store, history[step[1] % len(history)], step[2])
         history += copy.deepcopy(chunk)
+        earlier.append(copy.deepcopy(history))
         made = _kwargs(history, model, shape)
         if made is None:
             made = _kwargs(history, model, "chat")
@@ -372,3 +379,36 @@ def test_the_engine_counts_what_it_recalled_and_what_it_forgot() -> None:
         )
     assert engine.stats["recall_evictions"] >= 1
     assert engine.recall.estimated_bytes <= engine.recall.max_bytes
+
+
+def _codex_items(steps: int, tag: str = "") -> list[Json]:
+    """A Codex-like ``input``: a user turn, then turns of reasoning and two calls."""
+    items: list[Json] = [{"role": "user", "content": f"fix the bug{tag}"}]
+    for n in range(steps):
+        items += [
+            {"type": "reasoning", "id": f"rs_{n}", "summary": [], "encrypted_content": "e"},
+            {"type": "function_call", "call_id": f"call_{n}a", "name": "ls", "arguments": "{}"},
+            {"type": "function_call", "call_id": f"call_{n}b", "name": "cat", "arguments": "{}"},
+            {"type": "function_call_output", "call_id": f"call_{n}a", "output": "a.py"},
+            {"type": "function_call_output", "call_id": f"call_{n}b", "output": "print()"},
+        ]
+    return items
+
+
+@pytest.mark.parametrize("model", ["openai/gpt-5", "mistral/mistral-large-latest"])
+def test_a_branch_inside_a_turn_leaves_the_other_branch_as_it_was(model: str) -> None:
+    """Two sessions of one beginning part in the middle of a turn's items.
+
+    A turn's chat form is read from several items; the recall remembers it with the
+    last of them, which only requests holding every item before it share. Each
+    session, alternately continued, gets what the full pipeline gives.
+    """
+    store = MemoryStore()
+    remembering, full = _engines(store)
+    first = _codex_items(3)
+    other = copy.deepcopy(first)
+    other[7]["arguments"] = '{"path": "b"}'  # the second call of the second turn
+    for items in (first, first, other, first + _codex_items(1, "!")[1:], other, first):
+        kwargs = {"model": model, "input": items}
+        expected = _sent(full, _fresh(kwargs), "responses")
+        assert _sent(remembering, _fresh(kwargs), "responses") == expected

@@ -105,11 +105,13 @@ def preparing(
     store: ProvenanceStore | None,
     wire: Wire = OPENAI,
     recall: Recall | None = None,
+    seen: Sequence[Seen] | None = None,
 ) -> Steps[Prepared]:
     """Transform a call's messages for its deployment, restoring stamps from ``store``.
 
     ``wire``: the shape the messages are read in (see ``read_request``); ``recall``:
-    what was worked out for the conversations seen before (see ``_recall``). The steps of
+    what was worked out for the conversations seen before (see ``_recall``); ``seen``:
+    what it remembers of each message, where the call's own reader aligned it. The steps of
     the work (see :mod:`._steps`), which the engine drives in an event loop
     (``_steps.run``) or here (``run_sync``).
     """
@@ -126,11 +128,11 @@ def preparing(
         # Nothing to await: read, look up and rewrite in one step, so the collector
         # (paused while it runs) never sees the request half done.
         done: Prepared = yield Work(
-            _prepare_here, (kwargs, target, options, store, wire, recall), heavy_finish
+            _prepare_here, (kwargs, target, options, store, wire, recall, seen), heavy_finish
         )
         return done
     read: tuple[Conversation, Wanted] = yield Work(
-        _read, (kwargs, target, options, store, wire, recall), heavy
+        _read, (kwargs, target, options, store, wire, recall, seen), heavy
     )
     conv, wanted = read
     found: list[Provenance | None] = []
@@ -162,6 +164,10 @@ class ShapedCall(Protocol):
     def unread(self) -> Sequence[InvalidMessageError]:
         """Why each message of the call that could not be read could not."""
 
+    @property
+    def seen(self) -> Sequence[Seen] | None:
+        """What a recall remembers of each chat message, where the reader aligned them."""
+
     def written(self, prepared: Prepared) -> Prepared:
         """``prepared``, its messages written back in the call's own shape."""
 
@@ -188,7 +194,7 @@ def preparing_shaped(
         return done
     view: ShapedCall = yield Work(view_of, (kwargs,), heavy)
     _check_read(view, options)
-    prepared = yield from preparing(view.kwargs, options, store, view.wire, recall)
+    prepared = yield from preparing(view.kwargs, options, store, view.wire, recall, view.seen)
     written: Prepared = yield Work(view.written, (prepared,), heavy)
     return view.kwargs, written
 
@@ -204,7 +210,7 @@ def _shaped_here(
     view = view_of(kwargs)
     _check_read(view, options)
     call = view.kwargs
-    prepared = _prepare_here(call, target_of(call), options, store, view.wire, recall)
+    prepared = _prepare_here(call, target_of(call), options, store, view.wire, recall, view.seen)
     return call, view.written(prepared)
 
 
@@ -236,13 +242,14 @@ def _prepare_here(
     store: MemoryStore | None,
     wire: Wire = OPENAI,
     recall: Recall | None = None,
+    seen: Sequence[Seen] | None = None,
 ) -> Prepared:
     """:func:`preparing` for no store or an in-process one (its lookups are calls).
 
     Each turn's lookup keys are hashed only as far as the store needs them: a turn it
     knows by its first key costs one hash, and a token no entry was made from none.
     """
-    conv = _conversation(kwargs, target, options, wire, recall)
+    conv = _conversation(kwargs, target, options, wire, recall, seen)
     turns = _lookups(conv) if store is not None else []
     if not turns or store is None:
         return _finish(kwargs, conv, options, [], [])
@@ -284,6 +291,7 @@ def _conversation(
     options: HygieneOptions,
     wire: Wire,
     recall: Recall | None = None,
+    seen: Sequence[Seen] | None = None,
 ) -> Conversation:
     """The request as the rules read it: its messages, and the parameters they read.
 
@@ -291,7 +299,8 @@ def _conversation(
     on the rest; with ``fail_closed`` it is raised instead, to reject the request.
     With a ``recall``, the request is aligned with the conversation it continues and
     remembered (its new messages copied) before the rules run: what they work out for
-    each message lands in its ``Seen``.
+    each message lands in its ``Seen``. ``seen``: those ``Seen``, where the call's own
+    reader aligned the call in its shape (the chat messages are not aligned again).
     """
     ctx = context_for(target, _policy(target, options))
     keep = None if options.fail_closed else _keep
@@ -300,12 +309,14 @@ def _conversation(
     if recall is None or not isinstance(messages, list) or not messages:
         return read_request(messages, ctx, params, wire, keep)
     space = type(wire).__name__
-    aligned = recall.align(space, messages)
-    if aligned.seen is None:  # not remembered (the first request of its beginning)
-        return read_request(messages, ctx, params, wire, keep)
+    if seen is None:
+        aligned = recall.align(space, messages)
+        if aligned.seen is None:  # not remembered (the first request of its beginning)
+            return read_request(messages, ctx, params, wire, keep)
+        recall.keep(aligned, messages)
+        seen = aligned.seen
     ctx = replace(ctx, recall_key=recall.key((space, target, ctx.policy, ctx.source)))
-    recall.keep(aligned, messages)
-    return read_request(messages, ctx, params, wire, keep, aligned.seen)
+    return read_request(messages, ctx, params, wire, keep, seen)
 
 
 def _keep(err: InvalidMessageError) -> None:
@@ -332,9 +343,10 @@ def _read(
     store: ProvenanceStore | None,
     wire: Wire = OPENAI,
     recall: Recall | None = None,
+    seen: Sequence[Seen] | None = None,
 ) -> tuple[Conversation, Wanted]:
     """The request as the rules read it, and the turns to look up with their keys."""
-    conv = _conversation(kwargs, target, options, wire, recall)
+    conv = _conversation(kwargs, target, options, wire, recall, seen)
     if store is None:
         return conv, []
     return conv, [(index, keys) for index in _lookups(conv) if (keys := _keys(conv.slots[index]))]

@@ -22,7 +22,7 @@ from .._anthropic._wire import ANTHROPIC_NATIVE
 from .._errors import InvalidMessageError
 from .._openai._encode import encode_message
 from .._openai._wire import OPENAI
-from .._recall import Recall
+from .._recall import Recall, Seen
 from .._responses import _chat as responses_chat
 from .._rules import Change
 from .._rules.system_placement import lifted
@@ -64,6 +64,9 @@ class ChatView:
         lifted: The changes the call's writer makes whatever the rules do (a system
             message before the first turn of a ``/v1/messages`` call goes into
             ``system``).
+        seen: What a recall remembers of each chat message, where the call's reader
+            aligned the call in its own shape (``_recall``); ``None``: the core aligns
+            the chat messages, if it remembers at all.
     """
 
     kwargs: dict[str, Any]
@@ -71,6 +74,7 @@ class ChatView:
     wire: Wire
     unread: tuple[InvalidMessageError, ...] = ()
     lifted: tuple[Change, ...] = ()
+    seen: Sequence[Seen] | None = None
 
     def written(self, prepared: Prepared) -> Prepared:
         """``prepared``, its messages written in the call's own shape now.
@@ -162,14 +166,23 @@ def responses_view(kwargs: Mapping[str, Any], recall: Recall | None = None) -> C
     """The ``/v1/responses`` call ``kwargs`` as chat messages.
 
     An item that cannot be read is kept as it came (``ChatView.unread``). With a
-    ``recall``, the items of each message a rule wrote are remembered (``_recall``): a
-    request that continues a conversation writes only its new messages' anew. (Its
-    items are read whole each time: a turn's items are grouped across items.)
+    ``recall``, the call's items are aligned with the conversation they continue, and
+    the chat form of each message (``quick_items``) and the items of each message a
+    rule wrote are remembered (``_recall``): a request that continues a conversation
+    reads and writes only its new messages anew.
 
     Raises:
         ConfigurationError: ``input`` or ``instructions`` is of no form the shape has.
     """
-    chat = responses_chat.read_as_chat(kwargs["input"], kwargs.get("instructions"))
+    items = kwargs["input"]
+    seen: Sequence[Seen] | None = None
+    matched = 0
+    if recall is not None and isinstance(items, list) and items:
+        aligned = recall.align("responses input", items)
+        if aligned.seen is not None:
+            recall.keep(aligned, items)
+            seen, matched = aligned.seen, aligned.matched
+    chat = responses_chat.read_as_chat(items, kwargs.get("instructions"), seen, matched)
 
     def write(messages: Sequence[Any]) -> dict[str, Any]:
         seen = None
@@ -182,7 +195,7 @@ def responses_view(kwargs: Mapping[str, Any], recall: Recall | None = None) -> C
         return {"input": chat.written(messages, seen)[0]}
 
     call = {**kwargs, "messages": chat.messages, "model": _responses_model(kwargs)}
-    return ChatView(call, write, OPENAI, chat.unread)
+    return ChatView(call, write, OPENAI, chat.unread, seen=chat.seen)
 
 
 def _responses_model(kwargs: Mapping[str, Any]) -> str:

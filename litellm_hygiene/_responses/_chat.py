@@ -43,6 +43,9 @@ class ResponsesChat:
         items: The request's ``input``.
         unread: Why each item that could not be read could not; each is kept as it
             came, at its place (its chat form ``{"role": OPAQUE_ROLE}``).
+        seen: What a recall remembers of each chat message (``_recall``): the ``Seen``
+            of the last item it was read from; ``None`` without a recall, or for a
+            request read the long way.
     """
 
     messages: list[dict[str, Any]]
@@ -51,6 +54,7 @@ class ResponsesChat:
     context: Context
     items: Any
     unread: tuple[InvalidMessageError, ...] = ()
+    seen: Sequence[Seen] | None = None
 
     def written(
         self, messages: Sequence[Any], seen: Sequence[Seen] | None = None
@@ -121,23 +125,27 @@ def _reasoning_before_each(message: Message) -> Message:
     return message.model_copy(update={"content": tuple(out)})
 
 
-def read_as_chat(input: Any, instructions: Any = None) -> ResponsesChat:
+def read_as_chat(
+    input: Any, instructions: Any = None, seen: Sequence[Seen] | None = None, matched: int = 0
+) -> ResponsesChat:
     """Read a Responses request's ``input`` and ``instructions`` as chat messages.
 
     The plain items Codex sends are written in their chat form straight from the wire
     (``_quick``); a request holding anything else is decoded, and its chat form encoded
     from that. An item that cannot be read is kept as it came (see
-    :attr:`ResponsesChat.unread`).
+    :attr:`ResponsesChat.unread`). ``seen``: what a recall remembers of each item of
+    ``input``, its first ``matched`` equal to the ones remembered (see ``quick_items``).
 
     Raises:
         ConfigurationError: ``input`` or ``instructions`` is of no form the shape has.
     """
-    quick = quick_items(input) if isinstance(input, list) else None
+    quick = quick_items(input, seen, matched) if isinstance(input, list) else None
     if quick is not None:
         shell = from_responses([], instructions)  # the request's own fields, no message
         chat = [raw for raw, _ in quick]
         spans = {id(raw): span for raw, span in quick}
-        return ResponsesChat(chat, {}, spans, shell, input)
+        known = None if seen is None else [seen[stop - 1] for _, (_, stop) in quick]
+        return ResponsesChat(chat, {}, spans, shell, input, (), known)
     unread: list[InvalidMessageError] = []
     context = from_responses(input, instructions, unread)
     chat = [encode_message(message) for message in context.messages]

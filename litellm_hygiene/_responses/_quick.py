@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Final, TypeGuard
 
+from .._recall import Seen
 from .._wire._keys import PROVIDER_FIELDS
 from ._parts import ABSENT
 
@@ -180,31 +181,79 @@ class _Turn:
         return out
 
 
-def quick_items(items: Sequence[Any]) -> list[tuple[dict[str, Any], Span]] | None:
+def quick_items(
+    items: Sequence[Any], seen: Sequence[Seen] | None = None, matched: int = 0
+) -> list[tuple[dict[str, Any], Span]] | None:
     """Each chat message of ``items`` with the items it was read from.
 
     ``None`` when an item is of a kind or form this module does not read: the whole
     request then goes the long way.
+
+    ``seen``: what a recall remembers of each item (``_recall``), its first ``matched``
+    items equal to the ones remembered. A chat message is remembered in the ``Seen`` of
+    the last item it was read from (which only requests holding every item before it
+    share), and taken from there when all its items are among the ``matched``.
     """
     out: list[tuple[dict[str, Any], Span]] = []
-    turn: _Turn | None = None
+    start = -1  # the first item of the assistant turn being gathered
     for index, item in enumerate(items):
         if type(item) is not dict:
             return None
         kind = item.get("type")
-        model_side = kind in ("reasoning", "function_call") or item.get("role") == "assistant"
-        if model_side:
-            turn = turn or _Turn(index)
-            if not turn.add(item, kind):
-                return None
+        if kind in ("reasoning", "function_call") or item.get("role") == "assistant":
+            if start < 0:
+                start = index
             continue
-        if turn is not None:
-            out.append((turn.chat(), (turn.start, index)))
-            turn = None
-        chat = _output(item) if kind == "function_call_output" else _message(item)
+        if start >= 0:
+            turn = _read(items, start, index, seen, matched)
+            if turn is None:
+                return None
+            out.append((turn, (start, index)))
+            start = -1
+        chat = _read(items, index, index + 1, seen, matched)
         if chat is None:
             return None
         out.append((chat, (index, index + 1)))
-    if turn is not None:
-        out.append((turn.chat(), (turn.start, len(items))))
+    if start >= 0:
+        turn = _read(items, start, len(items), seen, matched)
+        if turn is None:
+            return None
+        out.append((turn, (start, len(items))))
     return out
+
+
+def _read(
+    items: Sequence[Any], start: int, stop: int, seen: Sequence[Seen] | None, matched: int
+) -> dict[str, Any] | None:
+    """The chat message of ``items[start:stop]`` (one message, or one assistant turn)."""
+    if seen is None:
+        return _chat(items, start, stop)
+    known = seen[stop - 1]
+    key = (_CHAT_FORM, stop - start)
+    if stop <= matched:
+        kept: dict[str, Any] | None = known.outcome(key)
+        if kept is not None:
+            # The recall's own copy: the core reads it and never hands it on (a message
+            # it leaves as it is goes back as the request's own items).
+            return kept
+    chat = _chat(items, start, stop)
+    if chat is not None:
+        known.remember_copy(key, chat)
+    return chat
+
+
+_CHAT_FORM: Final = "responses chat form"
+"""What a recall remembers of the last item of a chat message's items: the message."""
+
+
+def _chat(items: Sequence[Any], start: int, stop: int) -> dict[str, Any] | None:
+    first = items[start]
+    kind = first.get("type")
+    if stop - start == 1 and kind not in ("reasoning", "function_call"):
+        if first.get("role") != "assistant":
+            return _output(first) if kind == "function_call_output" else _message(first)
+    turn = _Turn(start)
+    for item in items[start:stop]:
+        if not turn.add(item, item.get("type")):
+            return None
+    return turn.chat()
