@@ -186,6 +186,9 @@ class _Walk:
         return result
 
 
+_DECODED = 4000
+"""Estimated bytes of a decoded agent turn (its neutral message and blocks)."""
+
 _Event = tuple[int, Sequence[Problem]]
 """A rule's problems with one message: the rule's number in the walk, its problems."""
 
@@ -199,10 +202,7 @@ class _Outcome:
         verdict: The message's provenance verdict, when the walk judged it.
         recipe: How to rebuild the written message from the request's (``_recall``);
             ``None`` when the walk left the message as it was, or dropped it.
-        facts, result_verdict, failed: The written message's slot. Its neutral message,
-            when the walk decoded one, is not kept: a rule after the walk that asks for
-            it decodes the written message (most ask for none, and the rule that
-            removes the stamp then copies no neutral message on each request).
+        facts, message, result_verdict, failed: The written message's slot.
         size: Estimated bytes held.
     """
 
@@ -211,6 +211,7 @@ class _Outcome:
         "events",
         "facts",
         "failed",
+        "message",
         "recipe",
         "result_verdict",
         "size",
@@ -231,6 +232,7 @@ class _Outcome:
         self.verdict = verdict
         self.recipe = recipe
         self.facts = None if result is None else result.facts
+        self.message = None if result is None else result.message
         self.result_verdict = None if result is None else result.verdict
         self.failed = False if result is None else result.failed
         self.size = size
@@ -247,6 +249,8 @@ class _Outcome:
         if made is None:
             return None
         recipe, written = made
+        if result.message is not None:
+            size += _DECODED  # the neutral message the walk decoded, kept with it
         return _Outcome(events, dropped_at, slot.verdict, recipe, result, size + written)
 
     def rebuilt(self, slot: Slot) -> Slot | None:
@@ -258,7 +262,7 @@ class _Outcome:
         raw = build(self.recipe, slot.raw)
         facts = self.facts
         assert facts is not None  # a result was written: its facts were kept with it
-        return Slot(raw, facts, None, verdict=self.result_verdict, failed=self.failed)
+        return Slot(raw, facts, self.message, verdict=self.result_verdict, failed=self.failed)
 
 
 def read_slots(

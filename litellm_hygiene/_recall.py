@@ -56,6 +56,8 @@ _DEEP: Final = 48
 _GLIMPSED: Final = 65536
 """Beginnings seen once, kept as marks only (a few dozen bytes each)."""
 _OUTCOMES: Final = 8
+_PARTS: Final = "parts"
+"""What a ``Seen`` remembers its :meth:`Seen.parts` under."""
 """Outcomes remembered per message (targets and rule groups it met); more clear them."""
 
 
@@ -69,12 +71,13 @@ class Seen:
         tokens: Its provenance lookup tokens (``None``: not worked out yet).
         keys: The store keys of :attr:`tokens` (``None``: not hashed yet).
         matters: Whether its provenance matters, by target key (``_request``).
-        size: Estimated bytes of what the outcomes hold.
+        size: Estimated bytes of what the outcomes hold (those of its :meth:`parts`
+            included).
     """
 
-    __slots__ = ("facts", "keys", "matters", "meter", "outcomes", "size", "tokens")
+    __slots__ = ("facts", "keys", "matters", "meter", "outcomes", "owner", "size", "tokens")
 
-    def __init__(self, meter: Recall | None = None) -> None:
+    def __init__(self, meter: Recall | None = None, owner: Seen | None = None) -> None:
         self.facts: tuple[int, Any] | None = None
         self.outcomes: dict[Hashable, Any] | None = None
         self.tokens: tuple[tuple[str, str], ...] | None = None
@@ -82,6 +85,7 @@ class Seen:
         self.matters: dict[int, tuple[bool, bool]] | None = None
         self.size = 0
         self.meter = meter  # the recall whose bound counts what this holds
+        self.owner = owner  # the Seen this is a part of (see parts)
 
     def outcome(self, key: Hashable) -> Any:
         """The outcome remembered under ``key``; ``None`` when there is none."""
@@ -106,9 +110,25 @@ class Seen:
             freed, self.size = self.size, 0
         outcomes[key] = outcome
         self.size += size
+        owner = self.owner
+        if owner is not None:
+            owner.size += size - freed  # evicted with its owner's record
         meter = self.meter
         if meter is not None:
             meter._bytes += size - freed  # counted at the next keep's eviction
+
+    def parts(self, count: int) -> list[Seen]:
+        """One ``Seen`` for each of the ``count`` messages read from this one's message.
+
+        A message of another request shape may be read as several chat messages (an
+        Anthropic user turn as its tool results and its text): each has its own, kept
+        with this one (what they hold is counted in its size).
+        """
+        kept: list[Seen] | None = self.outcome(_PARTS)
+        if kept is None or len(kept) != count:
+            kept = [Seen(self.meter, self) for _ in range(count)]
+            self.remember(_PARTS, kept, _SEEN * count)
+        return kept
 
 
 class _Record:

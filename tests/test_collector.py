@@ -235,7 +235,7 @@ def _view_noting(seen: list[tuple[str, bool, bool]]) -> Any:
             seen.append(("write", gc.isenabled(), threading.get_ident() == main))
             return ChatView.written(view, prepared)
 
-        return SimpleNamespace(kwargs=view.kwargs, wire=view.wire, written=written)
+        return SimpleNamespace(kwargs=view.kwargs, wire=view.wire, written=written, seen=view.seen)
 
     return view_of
 

@@ -609,7 +609,11 @@ async def test_a_failure_writing_the_request_back_sends_it_unchanged(
             raise RuntimeError("no")
 
         return SimpleNamespace(
-            messages=chat.messages, written=broken, unread=chat.unread, lifted=chat.lifted
+            messages=chat.messages,
+            written=broken,
+            unread=chat.unread,
+            lifted=chat.lifted,
+            seen=chat.seen,
         )
 
     # The integration reads the shape through the module (its own functions, compiled,

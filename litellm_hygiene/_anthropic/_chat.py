@@ -43,6 +43,9 @@ class AnthropicChat:
         lifted: The places in ``messages`` of the system messages before the first
             turn, which Claude takes only in ``system``: the chat form cannot tell them
             from it, and the writer puts them there (the request must be written).
+        seen: What a recall remembers of each chat message (``_recall``): a part of
+            its Anthropic message's ``Seen`` (``Seen.parts``), a new one for the system
+            prompt's; ``None`` without a recall.
     """
 
     messages: list[dict[str, Any]]
@@ -51,6 +54,7 @@ class AnthropicChat:
     wire: tuple[Sequence[Any], Any]
     unread: tuple[InvalidMessageError, ...] = ()
     lifted: tuple[int, ...] = ()
+    seen: Sequence[Seen] | None = None
 
     def written(self, messages: Sequence[Any]) -> tuple[list[dict[str, Any]], Any]:
         """``(messages, system)`` in Anthropic's form for the chat messages to send.
@@ -104,7 +108,9 @@ def read_as_chat(
         if seen is None
         else _remembered(messages, system, has_system, seen)
     )
+    parts: list[Seen] | None = None if seen is None else []
     for at, quick in zip(places, quicks, strict=True):
+        before = len(chat)
         if quick is None:
             neutral: list[Message] = (
                 [decode_system(system)]
@@ -115,12 +121,15 @@ def read_as_chat(
                 raw = encode_message(message)
                 read[id(raw)] = message
                 chat.append(raw)
-            continue
-        for number, raw in enumerate(quick if isinstance(quick, list) else [quick]):
-            origin[id(raw)] = (at, number)
-            chat.append(raw)
+        else:
+            for number, raw in enumerate(quick if isinstance(quick, list) else [quick]):
+                origin[id(raw)] = (at, number)
+                chat.append(raw)
+        if parts is not None and seen is not None:
+            count = len(chat) - before
+            parts += [Seen() for _ in range(count)] if at == SYSTEM_INDEX else seen[at].parts(count)
     lifted = _leading_systems(messages)
-    return AnthropicChat(chat, read, origin, (messages, system), tuple(unread), lifted)
+    return AnthropicChat(chat, read, origin, (messages, system), tuple(unread), lifted, parts)
 
 
 _CHAT_FORM = "anthropic chat form"

@@ -129,7 +129,9 @@ def anthropic_view(kwargs: Mapping[str, Any], recall: Recall | None = None) -> C
         return out
 
     call = {**kwargs, "messages": chat.messages, "model": _messages_model(kwargs)}
-    return ChatView(call, write, ANTHROPIC_NATIVE, chat.unread, tuple(lifted(chat.lifted)))
+    return ChatView(
+        call, write, ANTHROPIC_NATIVE, chat.unread, tuple(lifted(chat.lifted)), chat.seen
+    )
 
 
 def _messages_model(kwargs: Mapping[str, Any]) -> str:
