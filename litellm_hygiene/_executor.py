@@ -122,11 +122,15 @@ class _Walk:
         key = (self.key, slot.restored, slot.failed)
         outcome: _Outcome | None = seen.outcome(key)
         if outcome is None:
-            walked = self._walk(index, slot)
-            made = _Outcome.of(slot, *walked)
+            result, events, dropped_at = self._walk(index, slot)
+            made = _Outcome.of(slot, result, events, dropped_at)
             if made is not None:
                 seen.remember(key, made, made.size)
-            return self._apply(index, slot, *walked)
+                if result is not None and result is not slot:
+                    # What later rules work out from the written message alone is
+                    # remembered with the outcome (``Conversation.remembered``).
+                    made.seen = result.seen = Seen(seen.meter, seen)
+            return self._apply(index, slot, result, events, dropped_at)
         if outcome.verdict is not None:
             slot.verdict = outcome.verdict
         return self._apply(index, slot, outcome.rebuilt(slot), outcome.events, outcome.dropped_at)
@@ -203,6 +207,8 @@ class _Outcome:
         recipe: How to rebuild the written message from the request's (``_recall``);
             ``None`` when the walk left the message as it was, or dropped it.
         facts, message, result_verdict, failed: The written message's slot.
+        seen: What is remembered of the written message (a part of the caller's
+            message's ``Seen``), carried by each slot rebuilt from the outcome.
         size: Estimated bytes held.
     """
 
@@ -214,6 +220,7 @@ class _Outcome:
         "message",
         "recipe",
         "result_verdict",
+        "seen",
         "size",
         "verdict",
     )
@@ -235,6 +242,7 @@ class _Outcome:
         self.message = None if result is None else result.message
         self.result_verdict = None if result is None else result.verdict
         self.failed = False if result is None else result.failed
+        self.seen: Seen | None = None
         self.size = size
 
     @staticmethod
@@ -262,7 +270,9 @@ class _Outcome:
         raw = build(self.recipe, slot.raw)
         facts = self.facts
         assert facts is not None  # a result was written: its facts were kept with it
-        return Slot(raw, facts, self.message, verdict=self.result_verdict, failed=self.failed)
+        rebuilt = Slot(raw, facts, self.message, verdict=self.result_verdict, failed=self.failed)
+        rebuilt.seen = self.seen
+        return rebuilt
 
 
 def read_slots(

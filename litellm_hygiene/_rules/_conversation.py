@@ -77,7 +77,9 @@ class Slot:
     store gave back, read as a stamp on the message would be (the message is not
     copied to carry it); ``contradicted`` caches whether its own content says it came
     from another protocol than the target's; ``seen`` is what a recall remembers of the
-    caller's message (``_recall.Seen``), on the caller's own slots only.
+    caller's message (``_recall.Seen``), on the caller's own slots, and on a slot the
+    message rules' remembered walk made of one (a part of its ``Seen``), only: any other
+    new slot has none.
     """
 
     __slots__ = (
@@ -152,6 +154,25 @@ class Conversation:
     def facts(self, index: int) -> Facts:
         """The facts of message ``index``."""
         return self.slots[index].facts
+
+    def remembered(self, slot: Slot, key: Hashable, build: Callable[[], _T], size: int) -> _T:
+        """``build()``, worked out from ``slot``'s message alone for this context.
+
+        Where a recall keeps the message (``slot.seen``, with ``ctx.recall_key``), it is
+        built once for every request holding the message (``size``: its estimated
+        bytes); elsewhere each time. ``key`` names what is built, and what of the slot
+        beside its message it reads.
+        """
+        seen = slot.seen
+        recall_key = self.ctx.recall_key
+        if seen is None or recall_key is None:
+            return build()
+        full = (recall_key, key)
+        found: _T | None = seen.outcome(full)
+        if found is None:
+            found = build()
+            seen.remember(full, found, size)
+        return found
 
     def message(self, index: int) -> Message:
         """The neutral message at ``index``, decoded on first use."""

@@ -17,8 +17,8 @@ from collections.abc import Sequence
 from typing import ClassVar
 
 from .._build import copy_unchecked
-from .._messages import AssistantMessage, OpaqueMessage
-from .._view import STAMP_KEY, STAMPED, with_flags
+from .._messages import AssistantMessage, Message, OpaqueMessage
+from .._view import STAMP_KEY, STAMPED, Facts, with_flags
 from ._codes import Code
 from ._conversation import Conversation, RuleContext, Slot
 from ._findings import Finding, Problem
@@ -58,6 +58,26 @@ class HygieneStamp(Rule):
 
 def _unstamped(conv: Conversation, index: int) -> Slot:
     slot = conv.slots[index]
+    decoded = slot.message is not None
+    facts, message = conv.remembered(
+        slot, (_UNSTAMPED, decoded), lambda: _without_stamp(slot), _DECODED if decoded else 0
+    )
+    return Slot(
+        conv.wire.unstamped(slot.raw),
+        facts,
+        message,
+        verdict=slot.verdict,  # the last rule: nothing asks for provenance after it
+        failed=slot.failed,
+    )
+
+
+_UNSTAMPED = "unstamped"
+_DECODED = 4000
+"""Estimated bytes of a decoded agent turn's copy."""
+
+
+def _without_stamp(slot: Slot) -> tuple[Facts, Message | None]:
+    """The facts and the neutral message of ``slot``'s message without the stamp."""
     message = slot.message
     if message is not None and not isinstance(message, OpaqueMessage):
         extra = {k: v for k, v in message.extra.items() if k != STAMP_KEY}
@@ -66,10 +86,4 @@ def _unstamped(conv: Conversation, index: int) -> Slot:
         else:
             message = copy_unchecked(message, extra=extra)
     facts = slot.facts
-    return Slot(
-        conv.wire.unstamped(slot.raw),
-        with_flags(facts, facts.flags & ~STAMPED),
-        message,
-        verdict=slot.verdict,  # the last rule: nothing asks for provenance after it
-        failed=slot.failed,
-    )
+    return with_flags(facts, facts.flags & ~STAMPED), message
