@@ -43,6 +43,7 @@ from ._overflow import (
 )
 from ._pipeline import TransformReport, TransformResult, transform_messages
 from ._policy import IdRule, Policy
+from ._resolve import resolve_target
 from ._rules import Change, Code
 from ._sanitize import (
     AnthropicSanitizeResult,
@@ -50,7 +51,7 @@ from ._sanitize import (
     sanitize_anthropic_messages,
     sanitize_messages,
 )
-from ._target import Capabilities, Family, TargetModel, resolve_target
+from ._target import Capabilities, Family, TargetModel
 from ._trim import FitResult, SlidingWindow, fit_to_context
 from ._validate import Violation, ViolationCode, validate_for_target, validate_messages
 

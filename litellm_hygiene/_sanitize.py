@@ -16,9 +16,10 @@ from ._openai._wire import OPENAI
 from ._pipeline import TransformReport, context_for, run_rules
 from ._policy import Policy
 from ._recall import Seen
+from ._resolve import resolve_request, resolve_target
 from ._rules import Conversation, RuleContext
 from ._rules.system_placement import lifted
-from ._target import TargetModel, resolve_request, resolve_target
+from ._target import TargetModel
 from ._view import Wire
 
 __all__ = [

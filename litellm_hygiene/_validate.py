@@ -26,9 +26,10 @@ from ._openai._positions import assistant_prefix_blocks, wire_positions
 from ._openai._wire import OPENAI
 from ._pipeline import context_for
 from ._policy import Policy
+from ._resolve import resolve_request
 from ._rules import RULES, Conversation, Finding, Problem, Rule, ViolationCode
 from ._rules._wording import DEFAULTS, wording
-from ._target import TargetModel, resolve_request
+from ._target import TargetModel
 
 __all__ = ["Violation", "ViolationCode", "validate_for_target", "validate_messages"]
 

@@ -23,8 +23,9 @@ from litellm_hygiene import (
 )
 from litellm_hygiene._families import POLICIES
 from litellm_hygiene._pipeline import transform_messages
+from litellm_hygiene._resolve import resolve_target
 from litellm_hygiene._sanitize import sanitize_messages
-from litellm_hygiene._target import Capabilities, TargetModel, resolve_target
+from litellm_hygiene._target import Capabilities, TargetModel
 from litellm_hygiene._validate import validate_messages
 
 CLAUDE = TargetModel(

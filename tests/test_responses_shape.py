@@ -32,10 +32,10 @@ from litellm_hygiene._openai._decode import decode_message
 from litellm_hygiene._openai._encode import encode_message
 from litellm_hygiene._openai._facts import read_facts
 from litellm_hygiene._pipeline import transform_messages
+from litellm_hygiene._resolve import resolve_target
 from litellm_hygiene._responses import from_responses, to_responses
 from litellm_hygiene._responses._chat import read_as_chat
 from litellm_hygiene._rules.tool_pairing import NO_RESULT_TEXT
-from litellm_hygiene._target import resolve_target
 from litellm_hygiene._view import wire_plan
 
 from .strategies import cache_control, json_values, text, transcripts, with_optional

@@ -17,10 +17,10 @@ from PIL import Image
 
 from litellm_hygiene import STAMP_KEY
 from litellm_hygiene._families import PROFILES, policy_for
+from litellm_hygiene._resolve import resolve_target
 from litellm_hygiene._rules import CODES, RULES, Conversation
 from litellm_hygiene._rules import _codes as codes_module
 from litellm_hygiene._rules._wording import DEFAULTS, ErrorKind, PathKind, wording
-from litellm_hygiene._target import resolve_target
 from litellm_hygiene._validate import (
     Violation,
     ViolationCode,

@@ -23,9 +23,10 @@ from .._openai._wire import OPENAI
 from .._pipeline import context_for
 from .._policy import Policy
 from .._recall import Recall, Seen
+from .._resolve import resolve_target
 from .._rules import REQUEST_PARAMS, Conversation, Slot
 from .._sanitize import read_request, sanitize_read
-from .._target import TargetModel, resolve_target
+from .._target import TargetModel
 from .._view import OPAQUE, STAMPED, Stamp, Wire
 from ._options import HygieneOptions
 from ._steps import Lookup, Steps, Work

@@ -303,7 +303,7 @@ def _drop(
 def _too_long(model: str, minimal: int, room: _Room) -> Exception:
     from litellm.exceptions import ContextWindowExceededError
 
-    from .._target import resolve_target
+    from .._resolve import resolve_target
 
     message = (
         f"litellm_hygiene: even the minimal transcript (system messages and the latest user "
