@@ -17,9 +17,19 @@ from typing import Any, get_args
 import pytest
 
 from litellm_hygiene import resolve_target, sanitize_messages, validate_messages
-from litellm_hygiene._families import PROFILES, family_of, policy_for
+from litellm_hygiene._families import (
+    CALL_ID_EVIDENCE,
+    CALL_ID_SHAPES,
+    PROFILES,
+    REDACTED_THINKING_APIS,
+    SIGNED_THINKING_APIS,
+    UNSIGNED_THINKING_APIS,
+    family_of,
+    policy_for,
+)
 from litellm_hygiene._families._profile import Profile, WireStyle
 from litellm_hygiene._messages import Api
+from litellm_hygiene._openai._evidence import evidence
 from litellm_hygiene._rules import RULES
 from litellm_hygiene._rules._wording import DEFAULTS, ErrorKind, PathKind, wording
 from litellm_hygiene._target import Family
@@ -162,6 +172,47 @@ def test_the_scan_finds_a_family_named_in_a_comparison(tmp_path: Path) -> None:
         'd = family == "opus"\n'
     )
     assert _family_comparisons(planted) == [1, 2]
+
+
+def _id_prefixes(path: Path) -> list[int]:
+    """Lines naming a family's call-id prefix (``Profile.call_id_prefixes``) as a string."""
+    prefixes = {prefix for profile in PROFILES.values() for prefix in profile.call_id_prefixes}
+    return [
+        node.lineno
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(node, ast.Constant) and node.value in prefixes
+    ]
+
+
+def test_no_call_id_prefix_is_written_outside_the_profiles() -> None:
+    """What an id's prefix says of a turn's protocol is read from the profiles."""
+    outside = _outside_the_profiles(_id_prefixes)
+    assert not outside, outside
+
+
+def test_the_scan_finds_a_call_id_prefix(tmp_path: Path) -> None:
+    planted = tmp_path / "planted.py"
+    planted.write_text('a = {"toolu_": 1}\nb = "toolu_x"\nc = call_id.startswith("fc_")\n')
+    assert _id_prefixes(planted) == [1, 3]
+
+
+def test_the_evidence_tables_are_the_profiles() -> None:
+    """Each prefix, id shape and kind of thinking is evidence of the families stating it."""
+    for profile in PROFILES.values():
+        own = profile.apis - {"unknown"}
+        for prefix in profile.call_id_prefixes:
+            assert own <= CALL_ID_EVIDENCE[prefix]
+        if profile.call_id_shape is not None:
+            assert (profile.call_id_shape, own) in CALL_ID_SHAPES
+        if not profile.apis:
+            continue  # a family of models it claims only (DeepSeek): no protocol its own
+        assert (profile.apis <= SIGNED_THINKING_APIS) is profile.signed_thinking
+        assert (profile.apis <= UNSIGNED_THINKING_APIS) is not profile.signs_every_thinking
+        assert (profile.apis <= REDACTED_THINKING_APIS) is profile.redacts_thinking
+    mistral_like = {"role": "assistant", "tool_calls": [{"id": "aB3dE5gH9", "function": {}}]}
+    assert evidence(mistral_like) == PROFILES["mistral"].apis
+    claude_like = {"role": "assistant", "tool_calls": [{"id": "toolu_01", "function": {}}]}
+    assert evidence(claude_like) == PROFILES["anthropic"].apis
 
 
 @pytest.mark.parametrize(

@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Final
 
+from .._families import UNSIGNED_THINKING_APIS
 from .._messages import Api
 from .._openai._decode import as_message_dict
 from .._openai._evidence import evidence
@@ -26,10 +27,9 @@ from .._openai._leading import LeadingBlock
 
 __all__ = ["native_evidence", "native_leading_block"]
 
-_NOT_SIGNING: Final[frozenset[Api]] = frozenset(
-    {"gemini", "openai-chat", "openai-responses", "mistral", "openai-compatible", "unknown"}
-)
-"""The protocols an unsigned thinking block may come from: any that does not sign."""
+_NOT_SIGNING: Final[frozenset[Api]] = UNSIGNED_THINKING_APIS
+"""The protocols an unsigned thinking block may come from: any that does not sign each
+(each family's profile says, ``_families``)."""
 _UNKNOWN: Final[frozenset[Api]] = frozenset({"unknown"})
 
 

@@ -10,6 +10,7 @@ adding a family is one new module listed here, plus its tests
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Final, get_args
@@ -31,8 +32,13 @@ from ._profile import Layout, Profile
 from .openai_compatible import thinking_mode
 
 __all__ = [
+    "CALL_ID_EVIDENCE",
+    "CALL_ID_SHAPES",
     "POLICIES",
     "PROFILES",
+    "REDACTED_THINKING_APIS",
+    "SIGNED_THINKING_APIS",
+    "UNSIGNED_THINKING_APIS",
     "Layout",
     "Profile",
     "family_of",
@@ -79,6 +85,42 @@ def policy_for(target: TargetModel) -> Policy:
     """
     return PROFILES[target.family].policy_for(target)
 
+
+def _evidenced(profile: Profile) -> frozenset[Api]:
+    """The protocols a trace of ``profile``'s family is evidence of (``unknown`` is none)."""
+    return profile.apis - {"unknown"}
+
+
+def _apis(*profiles: Profile) -> frozenset[Api]:
+    found: frozenset[Api] = frozenset()
+    for profile in profiles:
+        found |= profile.apis
+    return found
+
+
+def _by_prefix() -> dict[str, frozenset[Api]]:
+    found: dict[str, frozenset[Api]] = {}
+    for profile in PROFILES.values():
+        for prefix in profile.call_id_prefixes:
+            found[prefix] = found.get(prefix, frozenset()) | _evidenced(profile)
+    return found
+
+
+CALL_ID_EVIDENCE: Final[Mapping[str, frozenset[Api]]] = MappingProxyType(_by_prefix())
+"""The protocols a tool-call id's prefix (up to and including its first ``_``) says a
+turn came from: each family's ``call_id_prefixes``."""
+CALL_ID_SHAPES: Final[tuple[tuple[re.Pattern[str], frozenset[Api]], ...]] = tuple(
+    (profile.call_id_shape, _evidenced(profile))
+    for profile in PROFILES.values()
+    if profile.call_id_shape is not None
+)
+"""Whole id shapes that say which protocols wrote them: each family's ``call_id_shape``."""
+SIGNED_THINKING_APIS: Final = _apis(*(p for p in PROFILES.values() if p.signed_thinking))
+"""The protocols a signed thinking block may come from."""
+UNSIGNED_THINKING_APIS: Final = _apis(*(p for p in PROFILES.values() if not p.signs_every_thinking))
+"""The protocols an unsigned thinking block may come from: any that does not sign each."""
+REDACTED_THINKING_APIS: Final = _apis(*(p for p in PROFILES.values() if p.redacts_thinking))
+"""The protocols that write redacted thinking."""
 
 _BY_API: Final[Mapping[Api, Family]] = MappingProxyType(
     {api: family for family, profile in PROFILES.items() for api in profile.apis}

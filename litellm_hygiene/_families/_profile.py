@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Final, Literal
@@ -95,6 +96,16 @@ class Profile:
             OpenAI-compatible router): given the protocol and the model id.
         variant: The policy for those of its models that differ from the family's
             record (``None`` for the others); ``None`` when none do.
+        call_id_prefixes: The prefixes (up to and including the first ``_``) of the
+            tool-call ids its protocols write: an id with one is evidence that a turn
+            came from one of its ``apis`` (``_openai._evidence``).
+        call_id_shape: The whole shape of the ids its protocols write, where that is
+            evidence on its own (Mistral's 9 alphanumerics).
+        signed_thinking: Its thinking blocks may come signed (a signed block is
+            evidence of its protocols, or of another's that signs).
+        signs_every_thinking: It signs every thinking block it writes (Claude): an
+            unsigned block is never its own.
+        redacts_thinking: It writes redacted thinking blocks.
     """
 
     family: str
@@ -106,6 +117,11 @@ class Profile:
     apis: frozenset[Api] = frozenset()
     claims: Callable[[Api, str], bool] | None = None
     variant: Callable[[TargetModel], Policy | None] | None = None
+    call_id_prefixes: tuple[str, ...] = ()
+    call_id_shape: re.Pattern[str] | None = None
+    signed_thinking: bool = False
+    signs_every_thinking: bool = False
+    redacts_thinking: bool = False
 
     def policy_for(self, target: TargetModel) -> Policy:
         """The policy for ``target``, one of this family's models."""

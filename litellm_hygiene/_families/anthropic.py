@@ -68,6 +68,10 @@ PROFILE = Profile(
     layout=Layout("merged_turns", MERGED_ANTHROPIC),
     extra_field=None,
     apis=frozenset({"anthropic-messages"}),
+    call_id_prefixes=("toolu_", "srvtoolu_"),
+    signed_thinking=True,
+    signs_every_thinking=True,
+    redacts_thinking=True,
     variant=_variant,
     wording={
         "image_payload": {

@@ -44,6 +44,10 @@ PROFILE = Profile(
     extra_field=None,
     variant=_claude,
     apis=frozenset({"bedrock-converse"}),
+    call_id_prefixes=("tooluse_",),
+    signed_thinking=True,
+    signs_every_thinking=True,
+    redacts_thinking=True,
     wording={
         "foreign_reasoning": {
             "foreign_thinking": "messages.{m}.content.{c}: Invalid `signature` in `thinking` block",

@@ -32,6 +32,10 @@ PROFILE = Profile(
     layout=Layout("merged_turns", MERGED_GEMINI),
     extra_field=None,
     apis=frozenset({"gemini"}),
+    # LiteLLM gives Gemini's calls ``call_<hex>`` ids too (the first of parallel calls
+    # carries the signature, the others none).
+    call_id_prefixes=("call_",),
+    signed_thinking=True,
     wording={
         "image_payload": {
             "image_base64": (

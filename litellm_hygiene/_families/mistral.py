@@ -46,6 +46,7 @@ PROFILE = Profile(
     extra_field=STRICT_EXTRA_FIELD,
     claims=_claims,
     apis=frozenset({"mistral"}),
+    call_id_shape=re.compile(r"[a-zA-Z0-9]{9}"),
     wording={
         "null_content": {
             "null_content": "Invalid value for 'content': expected a string, got null.",

@@ -23,6 +23,7 @@ PROFILE = Profile(
     layout=Layout("one_to_one", {}),
     extra_field="Additional properties are not allowed ('{key}' was unexpected) - 'messages.{i}'",
     apis=frozenset({"openai-chat"}),
+    call_id_prefixes=("call_",),
     wording={
         "null_content": {
             "null_content": "Invalid value for 'content': expected a string, got null.",

@@ -63,6 +63,7 @@ PROFILE = Profile(
     extra_field=STRICT_EXTRA_FIELD,
     variant=_variant,
     apis=frozenset({"openai-compatible", "unknown"}),
+    call_id_prefixes=("call_",),
     wording={
         "null_content": {
             "null_content": "Invalid value for 'content': expected a string, got null.",

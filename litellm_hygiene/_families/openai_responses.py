@@ -28,6 +28,7 @@ PROFILE = Profile(
     layout=Layout("responses_items", {}),
     extra_field=None,
     apis=frozenset({"openai-responses"}),
+    call_id_prefixes=("fc_", "call_"),
     wording={
         "null_content": {
             "null_content": "Invalid value for 'content': expected a string, got null.",

@@ -8,9 +8,15 @@ for a turn no stamp or store says the origin of.
 
 from __future__ import annotations
 
-import re
+from collections.abc import Mapping
 from typing import Any, Final
 
+from .._families import (
+    CALL_ID_EVIDENCE,
+    CALL_ID_SHAPES,
+    REDACTED_THINKING_APIS,
+    SIGNED_THINKING_APIS,
+)
 from .._messages import Api
 from .._signatures import is_canonical_base64
 from .._wire._ids import THOUGHT_SEPARATOR
@@ -20,25 +26,15 @@ from ._decode import as_message_dict
 __all__ = ["evidence", "signature_values", "signatures"]
 
 _PSF: Final = PROVIDER_FIELDS
-_ANTHROPIC_LIKE: Final[frozenset[Api]] = frozenset({"anthropic-messages", "bedrock-converse"})
-_OPENAI_LIKE: Final[frozenset[Api]] = frozenset({"openai-chat", "openai-compatible"})
-_MISTRAL_ID: Final = re.compile(r"[a-zA-Z0-9]{9}")
 _GEMINI: Final[frozenset[Api]] = frozenset({"gemini"})
 _RESPONSES: Final[frozenset[Api]] = frozenset({"openai-responses"})
-_MISTRAL: Final[frozenset[Api]] = frozenset({"mistral"})
 _NONE: Final[frozenset[Api]] = frozenset()
 _UNKNOWN: Final[frozenset[Api]] = frozenset({"unknown"})
-_SIGNED_THINKING: Final[frozenset[Api]] = _ANTHROPIC_LIKE | _GEMINI
-_ID_EVIDENCE: Final[dict[str, frozenset[Api]]] = {
-    "toolu_": frozenset({"anthropic-messages"}),
-    "srvtoolu_": frozenset({"anthropic-messages"}),
-    "tooluse_": frozenset({"bedrock-converse"}),
-    "fc_": _RESPONSES,
-    # LiteLLM gives Gemini's calls ``call_<hex>`` ids too (the first of parallel calls
-    # carries the signature, the others none).
-    "call_": _OPENAI_LIKE | {"openai-responses", "gemini"},
-}
-"""Evidence of a call id's prefix (up to and including its first ``_``)."""
+# What each family's profile says its traces are evidence of (``_families``).
+_ID_EVIDENCE: Final[Mapping[str, frozenset[Api]]] = CALL_ID_EVIDENCE
+_ID_SHAPES: Final = CALL_ID_SHAPES
+_SIGNED_THINKING: Final[frozenset[Api]] = SIGNED_THINKING_APIS
+_REDACTED: Final[frozenset[Api]] = REDACTED_THINKING_APIS
 
 
 _SKIP: Final = len(THOUGHT_SEPARATOR)
@@ -177,8 +173,9 @@ def _call_evidence(call: dict[str, Any]) -> frozenset[Api]:
         found = _ID_EVIDENCE.get(call_id[: cut + 1])
         if found is not None:
             return found
-    if len(call_id) == 9 and _MISTRAL_ID.fullmatch(call_id):
-        return _MISTRAL
+    for shape, apis in _ID_SHAPES:
+        if shape.fullmatch(call_id):
+            return apis
     return _NONE
 
 
@@ -187,7 +184,7 @@ def _thinking_evidence(entry: Any) -> frozenset[Api] | None:
     if not isinstance(entry, dict):
         return None
     if entry.get("type") == "redacted_thinking" and isinstance(entry.get("data"), str):
-        return _ANTHROPIC_LIKE
+        return _REDACTED
     if entry.get("type") == "thinking" and isinstance(entry.get("thinking"), str):
         signed = isinstance(entry.get("signature"), str) and entry["signature"]
         return _SIGNED_THINKING if signed else _NONE
