@@ -9,10 +9,10 @@ the loop every request goes through.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from typing import Any
 
-from ._errors import InvalidMessageError
+from ._errors import ConfigurationError, InvalidMessageError
 from ._messages import Message, OpaqueMessage
 from ._recall import Seen, build, patchable
 from ._rules import RULES
@@ -21,7 +21,7 @@ from ._rules._findings import Change, Problem
 from ._rules._rule import MessageRule, Rule
 from ._view import Facts, Wire
 
-__all__ = ["UNREAD", "fix_messages", "opaque_slot", "read_slots", "run_rules"]
+__all__ = ["UNREAD", "fix_messages", "opaque_slot", "read_conversation", "read_slots", "run_rules"]
 
 UNREAD = Facts("opaque")
 """The facts of a message no reader could read: no flag, no call, no result."""
@@ -273,6 +273,35 @@ class _Outcome:
         rebuilt = Slot(raw, facts, self.message, verdict=self.result_verdict, failed=self.failed)
         rebuilt.seen = self.seen
         return rebuilt
+
+
+def read_conversation(
+    messages: Sequence[Any],
+    ctx: RuleContext,
+    wire: Wire,
+    params: Mapping[str, Any] | None = None,
+    on_error: Callable[[InvalidMessageError], None] | None = None,
+    seen: Sequence[Seen] | None = None,
+) -> Conversation:
+    """The caller's messages (and parameters) as the rules read them: the core's read.
+
+    Each message is read once (:func:`read_slots`, whose ``on_error`` and ``seen`` these
+    are). ``wire``: the shape they are read in (chat messages of another request shape
+    state that shape's wire facts, see ``_anthropic._wire``). The public functions
+    (``_sanitize``) and the integration read through here.
+
+    Raises:
+        ConfigurationError: ``messages`` is not a list, or ``params`` not a mapping.
+        InvalidMessageError: A message cannot be read (``on_error`` not given).
+    """
+    if not isinstance(messages, list | tuple):
+        raise ConfigurationError(f"messages must be a list, got {type(messages).__name__}")
+    slots = read_slots(messages, ctx, wire, on_error, seen)
+    if params is None:
+        return Conversation(slots, ctx, wire)
+    if not isinstance(params, Mapping):
+        raise ConfigurationError(f"params must be a mapping, got {type(params).__name__}")
+    return Conversation(slots, ctx, wire, params)
 
 
 def read_slots(

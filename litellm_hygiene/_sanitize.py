@@ -10,8 +10,8 @@ from pydantic import BaseModel, ConfigDict
 from ._anthropic._chat import native_model, read_as_chat
 from ._anthropic._decode import ABSENT
 from ._anthropic._wire import ANTHROPIC_NATIVE
-from ._errors import ConfigurationError, InvalidMessageError
-from ._executor import read_slots
+from ._errors import InvalidMessageError
+from ._executor import read_conversation
 from ._openai._wire import OPENAI
 from ._pipeline import TransformReport, context_for, run_rules
 from ._policy import Policy
@@ -100,13 +100,7 @@ def read_request(
         ConfigurationError: ``messages`` is not a list, or ``params`` not a mapping.
         InvalidMessageError: A message cannot be read (``on_error`` not given).
     """
-    if not isinstance(messages, list | tuple):
-        raise ConfigurationError(f"messages must be a list, got {type(messages).__name__}")
-    if params is None:
-        return Conversation(read_slots(messages, ctx, wire, on_error, seen), ctx, wire)
-    if not isinstance(params, Mapping):
-        raise ConfigurationError(f"params must be a mapping, got {type(params).__name__}")
-    return Conversation(read_slots(messages, ctx, wire, on_error, seen), ctx, wire, params)
+    return read_conversation(messages, ctx, wire, params, on_error, seen)
 
 
 def sanitize_read(conv: Conversation) -> SanitizeResult:

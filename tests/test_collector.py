@@ -11,14 +11,13 @@ from typing import Any
 
 import pytest
 
+from litellm_hygiene._executor import run_rules as real_run_rules
 from litellm_hygiene._integration import _request, _steps
 from litellm_hygiene._integration._collector import collector_paused
 from litellm_hygiene._integration._options import HygieneOptions
 from litellm_hygiene._integration._shapes import ChatView, anthropic_view
 from litellm_hygiene._integration._store import MemoryStore, Provenance
 from litellm_hygiene._integration._store._fingerprints import fingerprints
-from litellm_hygiene._sanitize import SanitizeResult
-from litellm_hygiene._sanitize import sanitize_read as real_sanitize_read
 from tests import preparing
 
 
@@ -152,11 +151,11 @@ def test_the_rules_run_paused_and_the_store_lookup_does_not(
     ``pause_gc`` off, never."""
     rules_saw: list[bool] = []
 
-    def noting(conv: Any) -> SanitizeResult:
+    def noting(conv: Any) -> Any:
         rules_saw.append(gc.isenabled())
-        return real_sanitize_read(conv)
+        return real_run_rules(conv)
 
-    monkeypatch.setattr(_request, "sanitize_read", noting)
+    monkeypatch.setattr(_request, "run_rules", noting)
     store = _Store()
     options = HygieneOptions(pause_gc=pause)
     if entry == "async":

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
 from .._errors import InvalidMessageError
-from .._executor import UNREAD
+from .._executor import UNREAD, read_conversation, run_rules
 from .._families import policy_for
 from .._messages import OpaqueMessage
 from .._openai._decode import read_stamp
@@ -25,7 +25,6 @@ from .._policy import Policy
 from .._recall import Recall, Seen
 from .._resolve import resolve_target
 from .._rules import REQUEST_PARAMS, Conversation, Slot
-from .._sanitize import read_request, sanitize_read
 from .._target import TargetModel
 from .._view import OPAQUE, STAMPED, Stamp, Wire
 from ._options import HygieneOptions
@@ -64,6 +63,9 @@ class Prepared:
         unread: Each message that could not be read (``messages[3].role: ...``; never
             the caller's values): kept as it came, at its place, while the rules
             worked on the rest.
+        seen: What a recall remembers of each message to send (``_recall``), where it
+            holds one for it: a caller's message, or one a remembered walk of the
+            message rules wrote (see ``Conversation.remembered``); ``None`` without.
     """
 
     target: TargetModel
@@ -76,6 +78,7 @@ class Prepared:
     drop_params: tuple[str, ...] = ()
     writer: Callable[[Prepared, Mapping[str, Any]], dict[str, Any]] | None = None
     unread: tuple[str, ...] = ()
+    seen: Sequence[Seen | None] | None = None
 
     def apply(self, kwargs: Mapping[str, Any]) -> dict[str, Any]:
         """New call kwargs: these messages, without the parameters to drop.
@@ -110,7 +113,7 @@ def preparing(
 ) -> Steps[Prepared]:
     """Transform a call's messages for its deployment, restoring stamps from ``store``.
 
-    ``wire``: the shape the messages are read in (see ``read_request``); ``recall``:
+    ``wire``: the shape the messages are read in (see ``read_conversation``); ``recall``:
     what was worked out for the conversations seen before (see ``_recall``); ``seen``:
     what it remembers of each message, where the call's own reader aligned it. The steps of
     the work (see :mod:`._steps`), which the engine drives in an event loop
@@ -308,16 +311,16 @@ def _conversation(
     messages = kwargs["messages"]
     params = rule_params(kwargs)
     if recall is None or not isinstance(messages, list) or not messages:
-        return read_request(messages, ctx, params, wire, keep)
+        return read_conversation(messages, ctx, wire, params, keep)
     space = type(wire).__name__
     if seen is None:
         aligned = recall.align(space, messages)
         if aligned.seen is None:  # not remembered (the first request of its beginning)
-            return read_request(messages, ctx, params, wire, keep)
+            return read_conversation(messages, ctx, wire, params, keep)
         recall.keep(aligned, messages)
         seen = aligned.seen
     ctx = replace(ctx, recall_key=recall.key((space, target, ctx.policy, ctx.source)))
-    return read_request(messages, ctx, params, wire, keep, seen)
+    return read_conversation(messages, ctx, wire, params, keep, seen)
 
 
 def _keep(err: InvalidMessageError) -> None:
@@ -386,24 +389,27 @@ def _finish(
     messages: Sequence[Any] = kwargs["messages"]
     target = conv.ctx.target
     restored = _restore(conv, looked_up, found)
-    result = sanitize_read(conv)
-    trim = trim_request(result, kwargs, options, conv.ctx.policy, conv.wire)
+    out, ruled = run_rules(conv)
+    sent = [slot.raw for slot in out.slots]
+    trim = trim_request(sent, out.params, kwargs, options, conv.ctx, conv.wire)
     unread = unread_of(conv)
-    if not result.report.changed and not restored and trim is None:
+    if not ruled and not restored and trim is None:
         return Prepared(target=target, messages=messages, store_error=store_error, unread=unread)
-    changes = _count(result.report.changes)
+    changes = _count(ruled)
     for kind, number in (trim.changes if trim else {}).items():
         changes[kind] = changes.get(kind, 0) + number
+    remembered = conv.ctx.recall_key is not None and trim is None
     return Prepared(
         target=target,
-        messages=result.messages if trim is None else trim.messages,
+        messages=sent if trim is None else trim.messages,
         changes=changes,
         restored=restored,
         changed=True,
         store_error=store_error,
         trimmed=None if trim is None else trim.as_report(),
-        drop_params=result.dropped_params + (() if trim is None else trim.drop_params),
+        drop_params=out.dropped_params(conv.params) + (() if trim is None else trim.drop_params),
         unread=unread,
+        seen=[slot.seen for slot in out.slots] if remembered else None,
     )
 
 

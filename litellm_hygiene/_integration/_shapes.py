@@ -45,9 +45,9 @@ __all__ = [
     "shape_of",
 ]
 
-Writer = Callable[[Sequence[Any]], dict[str, Any]]
+Writer = Callable[[Sequence[Any], Sequence[Seen | None] | None], dict[str, Any]]
 """The call's conversation fields (``messages`` and ``system``, or ``input``) for the chat
-messages to send."""
+messages to send, given what a recall remembers of each (``Prepared.seen``)."""
 
 
 @dataclass(frozen=True)
@@ -92,7 +92,7 @@ class ChatView:
             prepared = replace(prepared, changes=changes, changed=True)
         if not prepared.changed:
             return prepared
-        fields = self.write(prepared.messages)
+        fields = self.write(prepared.messages, prepared.seen)
 
         def apply(done: Prepared, kwargs: Mapping[str, Any]) -> dict[str, Any]:
             kept = {k: v for k, v in kwargs.items() if k not in done.drop_params}
@@ -121,7 +121,8 @@ def anthropic_view(kwargs: Mapping[str, Any], recall: Recall | None = None) -> C
     chat = anthropic_chat.read_as_chat(messages, kwargs.get("system", ABSENT), seen)
     had_system = kwargs.get("system") is not None
 
-    def write(messages: Sequence[Any]) -> dict[str, Any]:
+    def write(messages: Sequence[Any], seen: Sequence[Seen | None] | None) -> dict[str, Any]:
+        del seen  # Anthropic's form is written anew from each message's neutral one
         out: dict[str, Any] = {}
         out["messages"], system = chat.written(messages)
         if system is not None or had_system:
@@ -186,14 +187,7 @@ def responses_view(kwargs: Mapping[str, Any], recall: Recall | None = None) -> C
             seen, matched = aligned.seen, aligned.matched
     chat = responses_chat.read_as_chat(items, kwargs.get("instructions"), seen, matched)
 
-    def write(messages: Sequence[Any]) -> dict[str, Any]:
-        seen = None
-        if recall is not None and messages:
-            sent = list(messages)
-            aligned = recall.align("responses written", sent)
-            if aligned.seen is not None:
-                recall.keep(aligned, sent)
-                seen = aligned.seen
+    def write(messages: Sequence[Any], seen: Sequence[Seen | None] | None) -> dict[str, Any]:
         return {"input": chat.written(messages, seen)[0]}
 
     call = {**kwargs, "messages": chat.messages, "model": _responses_model(kwargs)}

@@ -22,11 +22,11 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from .._errors import ConfigurationError
+from .._executor import read_conversation, run_rules
 from .._openai._wire import OPENAI
-from .._pipeline import context_for, run_rules
+from .._pipeline import context_for
 from .._policy import Policy
-from .._rules import RULES, Change
-from .._sanitize import SanitizeResult, read_request, sanitize_read
+from .._rules import RULES, Change, RuleContext
 from .._target import TargetModel
 from .._trim import SlidingWindow, drop_thinking_after, fit_to_context
 from .._view import Wire
@@ -81,16 +81,19 @@ def _window(options: HygieneOptions) -> SlidingWindow | None:
 
 
 def trim_request(
-    sanitized: SanitizeResult,
+    messages: Sequence[Any],
+    params: Mapping[str, Any],
     kwargs: Mapping[str, Any],
     options: HygieneOptions,
-    policy: Policy,
+    ctx: RuleContext,
     wire: Wire = OPENAI,
 ) -> TrimOutcome | None:
     """Apply the configured window and fit to a sanitized request.
 
-    Returns ``None`` when nothing was left out. ``wire``: the shape the messages were
-    read in (the rules run again on what is kept, with the same wire facts).
+    ``messages`` and ``params``: the request as the rules left it, for the target and
+    policy of ``ctx``. Returns ``None`` when nothing was left out. ``wire``: the shape
+    the messages were read in (the rules run again on what is kept, with the same wire
+    facts).
 
     Raises:
         litellm.ContextWindowExceededError: ``fit_to_context`` is on and even the
@@ -99,15 +102,16 @@ def trim_request(
     window = _window(options)
     if window is None and not options.fit_to_context:
         return None
-    target = sanitized.target
-    outcome = TrimOutcome(messages=list(sanitized.messages))
+    target = ctx.target
+    policy = ctx.policy
+    outcome = TrimOutcome(messages=list(messages))
     if window is not None:
         _apply_window(outcome, window, target, policy, wire)
     if options.fit_to_context:
         _apply_fit(outcome, kwargs, target, options)
     if not outcome.removed:
         return None
-    _settle(outcome, target, policy, sanitized.params, wire)
+    _settle(outcome, target, policy, params, wire)
     return outcome
 
 
@@ -128,7 +132,7 @@ def _settle(
     request had (stamps restored from the store ride on its slots, not on what is
     sent), and the window and the fit keep them valid.
     """
-    conv = read_request(outcome.messages, context_for(target, policy), params, wire)
+    conv = read_conversation(outcome.messages, context_for(target, policy), wire, params)
     settled, changes = run_rules(conv, _PARAMETER_RULES)
     outcome.drop_params = settled.dropped_params(params)
     _add_changes(outcome, changes)
@@ -154,11 +158,13 @@ def _apply_window(
         return
     first_cut = next(i for i, k in enumerate([*kept, len(current)]) if i != k)
     dropped = drop_thinking_after(current, kept, first_cut)
-    again = sanitize_read(read_request(dropped.messages, context_for(target, policy), None, wire))
-    outcome.messages = list(again.messages)
+    again, changes = run_rules(
+        read_conversation(dropped.messages, context_for(target, policy), wire)
+    )
+    outcome.messages = [slot.raw for slot in again.slots]
     outcome.removed += len(current) - len(kept)
     outcome.thinking_dropped += dropped.dropped
-    _add_changes(outcome, again.report.changes)
+    _add_changes(outcome, changes)
 
 
 def _apply_fit(

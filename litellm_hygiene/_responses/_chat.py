@@ -57,25 +57,27 @@ class ResponsesChat:
     seen: Sequence[Seen] | None = None
 
     def written(
-        self, messages: Sequence[Any], seen: Sequence[Seen] | None = None
+        self, messages: Sequence[Any], seen: Sequence[Seen | None] | None = None
     ) -> tuple[str | list[dict[str, Any]], Any]:
         """``(input, instructions)`` for the chat messages to send.
 
         A message read the quick way and left as it was goes back as the items it was
         read from, the caller's own (what decoding and writing them would give again).
-        ``seen``: what a recall remembers of each of ``messages`` (``_recall``): the
-        items of a message a rule wrote are written once, and copied for each request
-        sending it again.
+        ``seen``: what a recall remembers of each of ``messages`` (``_recall``; ``None``
+        for a message it holds nothing for): the items of a message a rule wrote are
+        written once, and copied for each request sending it again.
         """
         items: list[dict[str, Any]] = []
         for index, message in enumerate(messages):
             span = self.spans.get(id(message))
             if span is not None:
                 items += self.items[span[0] : span[1]]
-            elif seen is None or id(message) in self.read:
+                continue
+            known = None if seen is None or id(message) in self.read else seen[index]
+            if known is None:
                 items += encode_items(self._neutral(message, index))
             else:
-                items += self._remembered(message, index, seen[index])
+                items += self._remembered(message, index, known)
         return with_items(self.context, items)
 
     def _remembered(self, message: Any, index: int, known: Seen) -> list[dict[str, Any]]:
@@ -85,7 +87,9 @@ class ResponsesChat:
             return [copy_dict(item) for item in kept]
         written = encode_items(self._neutral(message, index))
         known.remember_copy(_ITEMS, written)
-        return written
+        # The items handed on are the request's own: what they share with the message
+        # (its strings aside) may be the recall's, which nothing it hands on shares.
+        return [copy_dict(item) for item in written]
 
     def _neutral(self, message: Any, index: int) -> Message:
         found = self.read.get(id(message))
