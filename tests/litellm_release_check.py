@@ -152,7 +152,8 @@ def pytest_outcome(python: Path, targets: list[str]) -> tuple[str, list[str]]:
     """pytest's closing counts and the ids of what failed (``FAILED``/``ERROR``)."""
     env = {**os.environ, "LITELLM_LOCAL_MODEL_COST_MAP": "True"}
     done = _run(
-        [str(python), "-m", "pytest", "-q", "-rfE", "-p", "no:randomly", *targets],
+        # ``-m ""``: the slow ones too (the real CLIs), which the default run leaves out.
+        [str(python), "-m", "pytest", "-q", "-rfE", "-p", "no:randomly", "-m", "", *targets],
         capture_output=True,
         env=env,
     )

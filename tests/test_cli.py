@@ -310,6 +310,7 @@ def _free_port() -> int:
         return port
 
 
+@pytest.mark.slow  # a stand-in process, interrupted: CI's slow step
 def test_standin_serves_until_interrupted(tmp_path: Path) -> None:
     import signal
     import time
@@ -377,6 +378,7 @@ main()
 """
 
 
+@pytest.mark.slow  # a stand-in process, interrupted: CI's slow step
 def test_standin_stops_when_the_interrupt_lands_on_another_thread() -> None:
     process = subprocess.Popen(
         [sys.executable, "-c", _INTERRUPT_ANOTHER_THREAD, str(_free_port())],

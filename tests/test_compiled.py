@@ -27,6 +27,8 @@ import pydantic
 import pytest
 from packaging.requirements import Requirement
 
+pytestmark = pytest.mark.slow  # builds the wheel and runs the rules tests on it: CI's slow step
+
 ROOT = Path(__file__).resolve().parent.parent
 
 # The tests of what is compiled: the rules one by one and as properties, the wire

@@ -90,6 +90,7 @@ def stack() -> Iterator[tuple[EchoStandIn, RedisServer, ProxyServer, ProxyServer
             yield standin, redis_server, hygiene, plain
 
 
+@pytest.mark.slow  # 500 requests through two proxies and Redis: CI's slow step
 def test_a_burst_with_redis_stopped_midway(
     stack: tuple[EchoStandIn, RedisServer, ProxyServer, ProxyServer],
     request: pytest.FixtureRequest,

@@ -40,6 +40,8 @@ from tests.cassettes import FAKE_AWS
 from tests.proxy_server import MASTER_KEY, ProxyServer, running_proxies
 from tests.real_clients import CliRun, Exchange, Recorder, cli_bin, hermetic_env, run_cli
 
+pytestmark = pytest.mark.slow  # the real CLIs from npm against a proxy: CI's slow step
+
 Json = dict[str, Any]
 
 CLAUDE_NEW = "claude-opus-4-8"
