@@ -1,6 +1,6 @@
 """Print the requirements of the installed LiteLLM's ``proxy`` extra, one a line.
 
-Run by ``.ci/run`` (and ``tests/litellm_release_check.py``) with the virtualenv's Python
+Run by ``.ci/run`` (and ``tests/support/litellm_release_check.py``) with the virtualenv's Python
 of the LiteLLM under test. ``pip install 'litellm[proxy]==V'`` cannot resolve for every
 release: 1.108.8 and newer pin ``litellm-enterprise`` and ``litellm-proxy-extras``
 releases that are not always on the registry, and 1.110.0 and newer a ``litellm-proxy``

@@ -4,7 +4,7 @@ Two ``litellm --config`` proxies on 127.0.0.1 over one provider stand-in (in thi
 process's threads): one with ``litellm_hygiene.proxy_handler`` (in-process provenance
 store), one without. Each round sends the same burst of mixed multi-turn requests
 (Claude and GPT agent histories of 2 to 5 exchanges sent to Claude, Mistral and GPT;
-``tests.load.conversation``) to both, in alternating order, ``--concurrency`` at a time.
+``tests.support.load.conversation``) to both, in alternating order, ``--concurrency`` at a time.
 Printed: p50/p95/p99 latency and throughput of each proxy (medians over rounds), the
 ratio with/without, each proxy's peak resident memory (``VmHWM``) and its growth over
 the idle proxy per concurrent request, and hygiene's own peak allocation for one
@@ -46,8 +46,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from machine import describe
 
-from tests.load import GROUPS, BurstResult, EchoStandIn, burst, conversation, percentile
-from tests.proxy_server import ProxyServer, running_proxies, standin_config
+from tests.support.load import GROUPS, BurstResult, EchoStandIn, burst, conversation, percentile
+from tests.support.proxy_server import ProxyServer, running_proxies, standin_config
 
 
 def _memory_kib(pid: int | None, field: str) -> int:

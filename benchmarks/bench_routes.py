@@ -54,14 +54,14 @@ from transcripts import MODELS, Source, claude_code_request, codex_request
 Shape = Literal["messages", "responses"]
 
 BEDROCK_CLAUDE = "bedrock/us.anthropic.claude-sonnet-4-5-20250929-v1:0"
-"""Claude on Bedrock as ``tests/test_messages_route.py`` sends it: ``/v1/messages`` to it
-goes out on Bedrock's invoke route, in Anthropic's protocol."""
+"""Claude on Bedrock as ``tests/integration/test_messages_route.py`` sends it:
+``/v1/messages`` to it goes out on Bedrock's invoke route, in Anthropic's protocol."""
 AWS_EXAMPLE_KEYS = {
     "aws_access_key_id": "AKIAIOSFODNN7EXAMPLE",
     "aws_secret_access_key": "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
     "aws_region_name": "us-east-1",
 }
-"""AWS's documented example credentials (``tests/cassettes.py``'s ``FAKE_AWS``): botocore
+"""AWS's documented example credentials (``tests/support/cassettes.py``'s ``FAKE_AWS``): botocore
 signs every request with them, part of LiteLLM's own time, and never looks further."""
 THINKING = {"type": "enabled", "budget_tokens": 2048}
 _TOOL_NAMES = ("search", "read_file", "run_tests")

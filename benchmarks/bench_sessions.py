@@ -55,7 +55,7 @@ from typing import Any, Literal
 
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-# tests/corpus.py replays the recorded answers; the checkout is searched last, so the
+# tests/support/corpus.py replays the recorded answers; the checkout is searched last, so the
 # installed build's hygiene is the one measured.
 sys.path.append(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 

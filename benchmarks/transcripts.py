@@ -70,7 +70,7 @@ SANITIZE_CASES: list[tuple[str, Source, bool, str]] = [
 ]
 """(label, source, stamped, target): a transcript recorded with ``source``, its turns
 stamped or not, sent to ``target``; the cases of ``bench_hygiene.py`` and of
-``tests/test_linear_work.py``."""
+``tests/rules/test_linear_work.py``."""
 
 _TOOLS = ("search", "read_file", "run_tests")
 
@@ -205,13 +205,13 @@ def recorded_answers(source: SessionSource) -> list[dict[str, Any]]:
     """``source``'s recorded answers in ``../shared/corpus``, as LiteLLM parsed them.
 
     Each is ``response.choices[0].message.model_dump()`` of an answer LiteLLM built from
-    the recorded bytes (``tests/corpus.py`` replays them through ``litellm.completion``):
+    the recorded bytes (``tests/support/corpus.py`` replays them through ``litellm.completion``):
     Claude's with signed thinking (``thinking_blocks``, ``reasoning_content`` and
     LiteLLM's ``provider_specific_fields``), Gemini's with a signed call (its
     ``__thought__`` id and ``thought_signatures``). Raises ``FileNotFoundError`` when the
     corpus is absent (``LITELLM_HYGIENE_SHARED`` names the folder holding ``corpus/``).
     """
-    from tests.corpus import CASSETTES_DIR, litellm_responses
+    from tests.support.corpus import CASSETTES_DIR, litellm_responses
 
     if not CASSETTES_DIR.is_dir():
         raise FileNotFoundError(

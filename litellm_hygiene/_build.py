@@ -16,7 +16,7 @@ validated construction does nothing beyond storing the values and defaults. Each
 is examined once, on first use, and refused with a ``TypeError`` naming what the
 shortcut would skip (a validator, ``model_post_init``, private attributes, extra
 fields, a default that pydantic validates or computes from other fields...); after
-that a call costs one dict lookup over writing the object. ``tests/test_build.py``
+that a call costs one dict lookup over writing the object. ``tests/support/test_build.py``
 checks both helpers against every model class of the package.
 """
 

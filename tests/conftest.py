@@ -23,7 +23,7 @@ if os.environ.get("CI"):
 @pytest.fixture
 def isolated_litellm_callbacks() -> Iterator[None]:
     """Empty every LiteLLM callback list for the test and restore them afterwards."""
-    from tests.litellm_callbacks import restored_callbacks
+    from tests.support.litellm_callbacks import restored_callbacks
 
     with restored_callbacks(empty=True):
         yield

@@ -7,7 +7,7 @@ form is their own blocks (shared: the rules never change a message in place) und
 keys: this module writes it straight from the wire, and a request the rules leave alone
 is never decoded. Anything
 else in a message (an image, a document, an unknown key, a Gemini id) and the whole
-message goes the long way. ``tests/test_anthropic_shape.py`` holds the two equal.
+message goes the long way. ``tests/shapes/test_anthropic_shape.py`` holds the two equal.
 """
 
 from __future__ import annotations

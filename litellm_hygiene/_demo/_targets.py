@@ -1,7 +1,7 @@
 """The model families the demo switches its conversation to, and their stand-in answers.
 
 One entry per wire protocol LiteLLM speaks to a different provider family: the same
-families the wire-body tests pin (``tests/test_cassettes.py``), plus the model that
+families the wire-body tests pin (``tests/e2e/test_cassettes.py``), plus the model that
 recorded the conversation, since even a same-model request breaks when a tool call
 was interrupted. Each entry says how LiteLLM reaches the stand-in (the real API's base
 path kept, so LiteLLM builds the URL it builds in production) and what the stand-in

@@ -5,7 +5,7 @@ capabilities the rules read), where its errors point, how LiteLLM lays the calle
 messages out on its wire, and its words for every rule it enforces. The rest of the code
 reads these through :data:`PROFILES` and :func:`policy_for`, never by a family's name;
 adding a family is one new module listed here, plus its tests
-(``tests/test_families.py`` holds every family complete).
+(``tests/rules/test_families.py`` holds every family complete).
 """
 
 from __future__ import annotations

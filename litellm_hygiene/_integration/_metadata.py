@@ -13,7 +13,7 @@ compression callback records its savings there). So hygiene writes its report th
   turns it into a Prometheus label of bounded cardinality (LiteLLM's Prometheus logger
   reads the keys of ``spend_logs_metadata`` as if they were top-level metadata).
 
-Facts verified in LiteLLM 1.106's source and pinned by ``tests/test_observability.py``:
+Facts verified in LiteLLM 1.106's source and pinned by ``tests/integration/test_observability.py``:
 the deployment hook's returned kwargs are what ``completion()`` builds the logging
 object's ``litellm_params["metadata"]`` from; ``merge_litellm_metadata`` merges
 ``metadata`` and ``litellm_metadata`` (keys of ``metadata`` win); the success deployment

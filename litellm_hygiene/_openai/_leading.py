@@ -15,7 +15,7 @@ This is LiteLLM 1.106's conversion. 1.109 sends more thinking: redacted thinking
 content list, and to Bedrock), and the ``thinking_blocks`` a content list with thinking
 parts lacks. Read the 1.106 way, such a turn has no thinking to lead with, and the
 request goes without thinking: accepted by every release, if needlessly on 1.109
-(``tests/test_thinking_tool_loop*.py`` run on both).
+(``tests/rules/test_thinking_tool_loop*.py`` run on both).
 """
 
 from __future__ import annotations

@@ -6,7 +6,7 @@ function calls (Gemini's signed ones too, as LiteLLM bridges a Gemini session), 
 text outputs, assistant messages of text). Their chat form is
 written here straight from the wire, and a request the rules leave alone is never
 decoded. A request holding anything else goes the long way, whole.
-``tests/test_responses_shape.py`` holds the two equal.
+``tests/shapes/test_responses_shape.py`` holds the two equal.
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@
 - :mod:`._interface`: the interface each shape implements to be read and written.
 
 The rules import this package and the neutral model, never a wire shape
-(``tests/test_import_graph.py`` holds that). It also names the wire keys the neutral
+(``tests/rules/test_import_graph.py`` holds that). It also names the wire keys the neutral
 model carries among a message's or a call's unknown keys, which the rules must name to
 remove them.
 """

@@ -127,7 +127,7 @@ def _rebuilt(target: TargetModel, native_gemini: bool) -> bool:
     and Bedrock, which hygiene reads as Gemini or Converse but LiteLLM serves through
     OpenAI-compatible endpoints that send message dicts as they are (Llama or Mistral
     on Vertex AI; ``bedrock/chat_completions/...``, ``bedrock/openai/...``, OpenAI models
-    on Bedrock). ``tests/test_wire_keys.py`` sends an unknown key through each of these
+    on Bedrock). ``tests/shapes/test_wire_keys.py`` sends an unknown key through each of these
     routes and reads the body.
     """
     if target.api in ("anthropic-messages", "openai-responses"):

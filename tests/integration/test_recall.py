@@ -1,0 +1,413 @@
+"""What hygiene remembers of a conversation changes nothing: replayed sessions, request by request.
+
+A coding agent's request ``n + 1`` is request ``n`` and one exchange; hygiene remembers
+what it worked out per message (``_recall``) and works out only what is new. These
+tests replay random sessions request by request (append; edit, drop or compact in the
+middle; switch target family; switch shape; restart the process) through two engines
+sharing one provenance store: one remembering (the default), one that never does
+(``recall_max_mb=0``), each request parsed afresh for each. Every request's output
+(the call as hygiene hands it to LiteLLM), report and every change with its position
+and reason (at the core: ``read_request`` then ``sanitize_read``) must be equal.
+
+Sessions come from the rules' own generators (ids each family rejects, foreign and
+same-model thinking, droppable turns, Gemini's signed answers, stamps, results in the
+wrong place), so every rule finds something in them; the edits break what was fine
+and fix what was broken, in the middle of what is remembered.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from dataclasses import replace
+from typing import Any, Literal
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from litellm_hygiene import from_openai, resolve_target
+from litellm_hygiene._anthropic import to_anthropic
+from litellm_hygiene._integration._engine import HygieneEngine
+from litellm_hygiene._integration._report import CallReport
+from litellm_hygiene._integration._store import MemoryStore, Provenance, put_fingerprints
+from litellm_hygiene._openai._wire import OPENAI
+from litellm_hygiene._pipeline import context_for
+from litellm_hygiene._recall import Recall, Seen, build, patch
+from litellm_hygiene._responses import to_responses
+from litellm_hygiene._sanitize import read_request, sanitize_read
+from tests.support.strategies import agent_turn, droppable_turn, gemini_turn, message
+
+Json = dict[str, Any]
+Shape = Literal["chat", "anthropic_messages", "responses"]
+
+TARGETS = [
+    "anthropic/claude-sonnet-4-5",
+    "anthropic/claude-opus-4-8",
+    "anthropic/claude-3-5-haiku-20241022",
+    "mistral/mistral-large-latest",
+    "openai/gpt-4o",
+    "gemini/gemini-2.5-pro",
+    "deepseek/deepseek-reasoner",
+    "bedrock/anthropic.claude-3-5-sonnet-20240620-v1:0",
+]
+PROVENANCES = [
+    Provenance("anthropic", "anthropic", "claude-sonnet-4-5"),
+    Provenance("openai", "openai", "gpt-4o"),
+    Provenance("gemini", "gemini", "gemini-2.5-pro"),
+]
+
+chunks = st.one_of(
+    agent_turn(), agent_turn(), droppable_turn(), gemini_turn(), st.lists(message(), max_size=2)
+)
+"""A step of a session: an exchange (most often), a droppable turn, Gemini's answer,
+or loose messages of every kind."""
+
+steps = st.one_of(
+    st.just(("append",)),
+    st.just(("append",)),
+    st.just(("append",)),
+    st.tuples(st.just("edit"), st.integers(0, 1000), st.sampled_from(["text", "id", "role"])),
+    st.tuples(st.just("drop"), st.integers(0, 1000)),
+    st.tuples(st.just("compact"), st.integers(0, 1000)),
+    st.tuples(st.just("target"), st.sampled_from(TARGETS)),
+    st.tuples(st.just("target"), st.sampled_from(TARGETS)),
+    st.tuples(st.just("shape"), st.sampled_from(["chat", "anthropic_messages", "responses"])),
+    st.just(("restart",)),
+    # Back to the history of an earlier request: a client retrying from there, or another
+    # session of the same beginning, after the recall remembered a branch of it.
+    st.tuples(st.just("back"), st.integers(0, 1000)),
+    st.tuples(st.just("remember"), st.integers(0, 1000), st.sampled_from(PROVENANCES)),
+)
+"""What happens before the next request (``append``: only the next step)."""
+
+
+def _edited(message: Json, how: str) -> Json:
+    """``message`` changed in a way some rule cares about."""
+    out = copy.deepcopy(message)
+    if how == "text":
+        content = out.get("content")
+        out["content"] = "" if content else "now it says something"
+    elif how == "id":
+        for call in out.get("tool_calls") or []:
+            call["id"] = "call|" + str(call.get("id"))
+        if "tool_call_id" in out:
+            out["tool_call_id"] = "call|" + str(out["tool_call_id"])
+    else:
+        out["role"] = {"assistant": "user", "user": "assistant"}.get(str(out.get("role")), "user")
+    return out
+
+
+def _fresh(value: Any) -> Any:
+    """As a proxy parses a request afresh (JSON where it is JSON)."""
+    try:
+        return json.loads(json.dumps(value))
+    except (TypeError, ValueError):
+        return copy.deepcopy(value)
+
+
+def _kwargs(history: list[Json], model: str, shape: Shape) -> tuple[Json, str | None] | None:
+    """The request for ``history`` in ``shape``; ``None`` when it cannot be put so."""
+    if shape == "chat":
+        return {"model": model, "messages": history}, None
+    try:
+        context = from_openai(history)
+        if shape == "anthropic_messages":
+            blocks, _ = to_anthropic(context.model_copy(update={"system_prompt": None}))
+            kwargs: Json = {"model": model, "messages": blocks, "max_tokens": 64}
+            if context.system_prompt:
+                kwargs["system"] = context.system_prompt
+            return kwargs, shape
+        items, instructions = to_responses(context)
+    except Exception:  # a loose message no converter takes: this step stays on chat
+        return None
+    kwargs = {"model": model, "input": items}
+    if instructions:
+        kwargs["instructions"] = instructions
+    return kwargs, shape
+
+
+def _sent(engine: HygieneEngine, kwargs: Json, shape: str | None) -> tuple[Json, Json]:
+    """What the hook hands LiteLLM for ``kwargs``, and the call's report."""
+    report = CallReport()
+    prepared = engine.prepare_sync(kwargs, report, shape)
+    sent = prepared.apply(kwargs) if prepared is not None and prepared.changed else kwargs
+    return sent, report.as_dict()
+
+
+def _engines(store: MemoryStore) -> tuple[HygieneEngine, HygieneEngine]:
+    return HygieneEngine(store=store), HygieneEngine(store=store, recall_max_mb=0)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    first=st.lists(chunks, min_size=1, max_size=3),
+    plan=st.lists(st.tuples(steps, chunks), min_size=1, max_size=8),
+    model=st.sampled_from(TARGETS),
+)
+def test_replayed_sessions_get_what_the_full_pipeline_gives(
+    first: list[list[Json]], plan: list[tuple[tuple[Any, ...], list[Json]]], model: str
+) -> None:
+    history = [m for chunk in first for m in chunk]
+    shape: Shape = "chat"
+    store = MemoryStore()
+    remembering, full = _engines(store)
+    recall = Recall()  # the core's own, beside the engine's
+    earlier: list[list[Json]] = []
+    for step, chunk in [(("append",), []), *plan]:
+        kind = step[0]
+        if kind == "back" and earlier:
+            history = copy.deepcopy(earlier[step[1] % len(earlier)])
+        elif kind == "edit" and history:
+            at = step[1] % len(history)
+            history[at] = _edited(history[at], step[2])
+        elif kind == "drop" and history:
+            del history[step[1] % len(history)]
+        elif kind == "compact" and history:
+            kept = history[step[1] % len(history) :]
+            history = [{"role": "user", "content": "Summary of what came before."}, *kept]
+        elif kind == "target":
+            model = step[1]
+        elif kind == "shape":
+            shape = step[1]
+        elif kind == "restart":
+            remembering, full = _engines(store)
+            recall = Recall()
+        elif kind == "remember" and history:
+            put_fingerprints(store, history[step[1] % len(history)], step[2])
+        history += copy.deepcopy(chunk)
+        earlier.append(copy.deepcopy(history))
+        made = _kwargs(history, model, shape)
+        if made is None:
+            made = _kwargs(history, model, "chat")
+        assert made is not None
+        kwargs, called = made
+        expected, expected_report = _sent(full, _fresh(kwargs), called)
+        got, got_report = _sent(remembering, _fresh(kwargs), called)
+        assert got == expected
+        assert got_report == expected_report
+        _same_at_the_core(history, model, recall)
+
+
+def _same_at_the_core(history: list[Json], model: str, recall: Recall) -> None:
+    """Every change, its position and reason, with and without what ``recall`` holds."""
+    messages = _fresh(history)
+    ctx = context_for(resolve_target(model))
+    try:
+        expected = sanitize_read(read_request(_fresh(history), ctx, {}, OPENAI, _skip))
+    except Exception as err:  # the core raises alike with what it remembers
+        with pytest.raises(type(err)):
+            _recalled(messages, model, recall)
+        return
+    got = _recalled(messages, model, recall)
+    assert got.messages == expected.messages
+    assert got.report.changes == expected.report.changes
+    assert got.params == expected.params
+    assert got.dropped_params == expected.dropped_params
+
+
+def _recalled(messages: list[Json], model: str, recall: Recall) -> Any:
+    target = resolve_target(model)
+    ctx = context_for(target)
+    ctx = replace(ctx, recall_key=recall.key(("OpenAIWire", target, ctx.policy, ctx.source)))
+    aligned = recall.align("OpenAIWire", messages)
+    if aligned.seen is None:  # the first of its beginning: read as it is
+        return sanitize_read(read_request(messages, context_for(target), {}, OPENAI, _skip))
+    recall.keep(aligned, messages)
+    return sanitize_read(read_request(messages, ctx, {}, OPENAI, _skip, aligned.seen))
+
+
+def _skip(err: Exception) -> None:
+    """Keep an unreadable message, as the hook does."""
+
+
+# -- the recall itself ----------------------------------------------------------------------
+
+
+def _conversation(n: int, tag: str = "") -> list[Json]:
+    out: list[Json] = [{"role": "system", "content": "rules" + tag}]
+    for i in range(n):
+        out.append({"role": "user", "content": f"step {i} " * 20})
+        out.append({"role": "assistant", "content": f"done {i}"})
+    return out
+
+
+def _remember(recall: Recall, space: str, items: list[Any]) -> Any:
+    """Align ``items`` and remember them, as the hook does for a second request."""
+    aligned = recall.align(space, items)
+    if aligned.seen is None:
+        aligned = recall.align(space, items)
+    recall.keep(aligned, items)
+    return aligned
+
+
+def test_the_first_request_of_a_beginning_is_only_marked() -> None:
+    recall = Recall()
+    one_off = _conversation(3)
+    assert recall.align("chat", one_off).seen is None  # nothing copied for it
+    _remember(recall, "chat", one_off)  # seen again: remembered
+    assert recall.conversations == 1
+    assert recall.align("chat", _fresh(one_off)).matched == len(one_off)
+
+
+def test_a_continued_conversation_reuses_what_it_remembers() -> None:
+    recall = Recall()
+    first = _conversation(3)
+    aligned = _remember(recall, "chat", first)
+    assert aligned.matched == 0
+    aligned.seen[1].tokens = (("tx", "marked"),)
+    longer = _fresh(_conversation(5))
+    again = recall.align("chat", longer)
+    assert again.matched == len(first) and again.seen is not None
+    assert again.seen[1].tokens == (("tx", "marked"),)
+    assert all(isinstance(seen, Seen) for seen in again.seen)
+    assert len(again.seen) == len(longer)
+
+
+def test_an_edit_in_the_middle_is_worked_out_again_from_there() -> None:
+    recall = Recall()
+    first = _conversation(4)
+    _remember(recall, "chat", first)
+    edited = _fresh(first)
+    edited[3]["content"] = "something else"
+    assert recall.align("chat", edited).matched == 3
+    assert recall.align("other shape", _fresh(first)).matched == 0
+
+
+def test_branches_of_one_beginning_are_each_remembered() -> None:
+    recall = Recall()
+    base = _conversation(2)
+    left = [*base, {"role": "user", "content": "left"}]
+    right = [*base, {"role": "user", "content": "right"}]
+    for conversation in (left, right):
+        _remember(recall, "chat", conversation)
+    assert recall.conversations == 2
+    assert recall.align("chat", _fresh(left)).matched == len(left)
+    assert recall.align("chat", _fresh(right)).matched == len(right)
+
+
+def test_memory_is_bounded_and_the_least_recently_used_go_first() -> None:
+    one = _conversation(40, "a")
+    two = _conversation(40, "b")
+    probe = Recall()
+    _remember(probe, "chat", one)
+    size = probe.estimated_bytes
+    assert size > 10_000  # a message's strings and containers are counted
+    recall = Recall(max_bytes=int(size * 1.5))
+    _remember(recall, "chat", one)
+    _remember(recall, "chat", two)
+    assert recall.conversations == 1
+    assert recall.estimated_bytes <= recall.max_bytes
+    assert recall.align("chat", _fresh(one)).matched == 0  # the older one went
+    assert recall.align("chat", _fresh(two)).matched == len(two)
+    nothing = Recall(max_bytes=0)
+    _remember(nothing, "chat", one)
+    assert nothing.conversations == 0 and nothing.align("chat", one).seen is None
+
+
+def test_what_is_remembered_is_its_own_copy() -> None:
+    recall = Recall()
+    conversation = _conversation(2)
+    _remember(recall, "chat", conversation)
+    conversation[1]["content"] = "changed after it was sent"  # a caller reusing its dicts
+    assert recall.align("chat", _fresh(_conversation(2))).matched == len(conversation)
+
+
+def test_messages_that_are_not_plain_json_end_what_is_remembered() -> None:
+    recall = Recall()
+
+    class Loose(dict[str, Any]):
+        pass
+
+    conversation: list[Any] = [*_conversation(1), Loose(role="user", content="x")]
+    conversation.append({"role": "user", "content": "after"})
+    _remember(recall, "chat", conversation)
+    assert recall.align("chat", conversation).matched == 3
+
+
+@given(
+    given_=st.recursive(
+        st.none() | st.booleans() | st.integers() | st.text(max_size=5),
+        lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=3), inner),
+        max_leaves=12,
+    ),
+    data=st.data(),
+)
+def test_a_patch_rebuilds_the_output_from_an_equal_message(given_: Any, data: Any) -> None:
+    """What a rule wrote, rebuilt from a fresh equal message, is what it wrote."""
+    out = _rewritten(given_, data)
+    recipe, size = patch(out, given_)
+    fresh = copy.deepcopy(given_)
+    rebuilt = build(recipe, fresh)
+    assert rebuilt == out and size >= 0
+    again = build(recipe, copy.deepcopy(given_))
+    if isinstance(out, dict | list) and out is not given_:
+        assert again is not rebuilt  # nothing the recall holds is handed out twice
+
+
+def _rewritten(value: Any, data: Any) -> Any:
+    """``value`` partly shared, partly rewritten, as a rule's wire edit leaves it."""
+    choice = data.draw(st.integers(0, 3))
+    if choice == 0:
+        return value
+    if isinstance(value, dict):
+        out = {k: _rewritten(v, data) for k, v in value.items()}
+        if data.draw(st.booleans()) and out:
+            del out[next(iter(out))]
+        if data.draw(st.booleans()):
+            out["added"] = [data.draw(st.text(max_size=3))]
+        return out
+    if isinstance(value, list):
+        return [_rewritten(v, data) for v in value] + ([1] if choice == 3 else [])
+    return data.draw(st.text(max_size=3)) if choice == 1 else value
+
+
+def test_the_engine_counts_what_it_recalled_and_what_it_forgot() -> None:
+    engine = HygieneEngine(provenance_store="none", recall_max_mb=0.02)  # about 20 KB
+    one, two = _conversation(6, "a"), _conversation(6, "b")
+    for conversation in (one, one, [*one, {"role": "user", "content": "more"}]):
+        engine.prepare_sync(
+            {"model": "openai/gpt-4o", "messages": _fresh(conversation)}, CallReport()
+        )
+    # The first is marked, the second remembered, the third finds the second's messages.
+    assert engine.stats["recalled_messages"] == len(one)
+    assert engine.stats["recall_evictions"] == 0
+    for conversation in (two, two, _conversation(30, "c"), _conversation(30, "c")):
+        engine.prepare_sync(
+            {"model": "openai/gpt-4o", "messages": _fresh(conversation)}, CallReport()
+        )
+    assert engine.stats["recall_evictions"] >= 1
+    assert engine.recall.estimated_bytes <= engine.recall.max_bytes
+
+
+def _codex_items(steps: int, tag: str = "") -> list[Json]:
+    """A Codex-like ``input``: a user turn, then turns of reasoning and two calls."""
+    items: list[Json] = [{"role": "user", "content": f"fix the bug{tag}"}]
+    for n in range(steps):
+        items += [
+            {"type": "reasoning", "id": f"rs_{n}", "summary": [], "encrypted_content": "e"},
+            {"type": "function_call", "call_id": f"call_{n}a", "name": "ls", "arguments": "{}"},
+            {"type": "function_call", "call_id": f"call_{n}b", "name": "cat", "arguments": "{}"},
+            {"type": "function_call_output", "call_id": f"call_{n}a", "output": "a.py"},
+            {"type": "function_call_output", "call_id": f"call_{n}b", "output": "print()"},
+        ]
+    return items
+
+
+@pytest.mark.parametrize("model", ["openai/gpt-5", "mistral/mistral-large-latest"])
+def test_a_branch_inside_a_turn_leaves_the_other_branch_as_it_was(model: str) -> None:
+    """Two sessions of one beginning part in the middle of a turn's items.
+
+    A turn's chat form is read from several items; the recall remembers it with the
+    last of them, which only requests holding every item before it share. Each
+    session, alternately continued, gets what the full pipeline gives.
+    """
+    store = MemoryStore()
+    remembering, full = _engines(store)
+    first = _codex_items(3)
+    other = copy.deepcopy(first)
+    other[7]["arguments"] = '{"path": "b"}'  # the second call of the second turn
+    for items in (first, first, other, first + _codex_items(1, "!")[1:], other, first):
+        kwargs = {"model": model, "input": items}
+        expected = _sent(full, _fresh(kwargs), "responses")
+        assert _sent(remembering, _fresh(kwargs), "responses") == expected
