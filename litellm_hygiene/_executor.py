@@ -294,7 +294,7 @@ def read_conversation(
         ConfigurationError: ``messages`` is not a list, or ``params`` not a mapping.
         InvalidMessageError: A message cannot be read (``on_error`` not given).
     """
-    if not isinstance(messages, list | tuple):
+    if not (isinstance(messages, list) or isinstance(messages, tuple)):
         raise ConfigurationError(f"messages must be a list, got {type(messages).__name__}")
     slots = read_slots(messages, ctx, wire, on_error, seen)
     if params is None:
