@@ -276,6 +276,8 @@ class Recall:
                 break
             copies.append(copied[0])
             sizes.append(copied[1] + _SEEN)
+        for unkept in aligned.seen[matched + len(copies) :]:
+            unkept.meter = None  # in no record, never evicted: not counted in the bound
         record = aligned._record
         with self._lock:
             if record is not None and matched == len(items) and self._holds(head, record):

@@ -325,6 +325,25 @@ def test_messages_that_are_not_plain_json_end_what_is_remembered() -> None:
     assert recall.align("chat", conversation).matched == 3
 
 
+def test_what_is_worked_out_past_the_last_remembered_message_is_not_counted() -> None:
+    """A message after the last one remembered is in no record: what is worked out for it
+    is never evicted, so the bound does not count it."""
+    recall = Recall()
+
+    class Loose(dict[str, Any]):
+        pass
+
+    conversation: list[Any] = [*_conversation(1), Loose(role="user", content="x")]
+    _remember(recall, "chat", conversation)
+    before = recall.estimated_bytes
+    for _ in range(3):
+        aligned = recall.align("chat", conversation)
+        recall.keep(aligned, conversation)
+        assert aligned.seen is not None
+        aligned.seen[-1].remember("worked out", "x" * 100, 1000)
+    assert recall.estimated_bytes == before
+
+
 @given(
     given_=st.recursive(
         st.none() | st.booleans() | st.integers() | st.text(max_size=5),
