@@ -16,7 +16,7 @@ from ._errors import ConfigurationError, InvalidMessageError
 from ._messages import Message, OpaqueMessage
 from ._recall import Seen, build, patchable
 from ._rules import RULES
-from ._rules._conversation import Conversation, RuleContext, Slot
+from ._rules._conversation import DECODED_BYTES, Conversation, RuleContext, Slot
 from ._rules._findings import Change, Problem
 from ._rules._rule import MessageRule, Rule
 from ._view import Facts, Wire
@@ -190,9 +190,6 @@ class _Walk:
         return result
 
 
-_DECODED = 4000
-"""Estimated bytes of a decoded agent turn (its neutral message and blocks)."""
-
 _Event = tuple[int, Sequence[Problem]]
 """A rule's problems with one message: the rule's number in the walk, its problems."""
 
@@ -258,7 +255,7 @@ class _Outcome:
             return None
         recipe, written = made
         if result.message is not None:
-            size += _DECODED  # the neutral message the walk decoded, kept with it
+            size += DECODED_BYTES  # the neutral message the walk decoded, kept with it
         return _Outcome(events, dropped_at, slot.verdict, recipe, result, size + written)
 
     def rebuilt(self, slot: Slot) -> Slot | None:

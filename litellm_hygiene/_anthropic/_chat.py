@@ -108,7 +108,7 @@ def read_as_chat(
         if seen is None
         else _remembered(messages, system, has_system, seen)
     )
-    parts: list[Seen] | None = None if seen is None else []
+    parts: list[Seen] = []
     for at, quick in zip(places, quicks, strict=True):
         before = len(chat)
         if quick is None:
@@ -125,11 +125,12 @@ def read_as_chat(
             for number, raw in enumerate(quick if isinstance(quick, list) else [quick]):
                 origin[id(raw)] = (at, number)
                 chat.append(raw)
-        if parts is not None and seen is not None:
+        if seen is not None:
             count = len(chat) - before
             parts += [Seen() for _ in range(count)] if at == SYSTEM_INDEX else seen[at].parts(count)
     lifted = _leading_systems(messages)
-    return AnthropicChat(chat, read, origin, (messages, system), tuple(unread), lifted, parts)
+    known = None if seen is None else parts
+    return AnthropicChat(chat, read, origin, (messages, system), tuple(unread), lifted, known)
 
 
 _CHAT_FORM = "anthropic chat form"

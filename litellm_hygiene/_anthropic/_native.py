@@ -27,9 +27,6 @@ from .._openai._leading import LeadingBlock
 
 __all__ = ["native_evidence", "native_leading_block"]
 
-_NOT_SIGNING: Final[frozenset[Api]] = UNSIGNED_THINKING_APIS
-"""The protocols an unsigned thinking block may come from: any that does not sign each
-(each family's profile says, ``_families``)."""
 _UNKNOWN: Final[frozenset[Api]] = frozenset({"unknown"})
 
 
@@ -56,8 +53,8 @@ def native_evidence(message: Any) -> frozenset[Api]:
     for block in _blocks(as_message_dict(message, 0)):
         if _unsigned(block):
             if not found:
-                return _NOT_SIGNING
-            return (found & _NOT_SIGNING) or _UNKNOWN
+                return UNSIGNED_THINKING_APIS
+            return (found & UNSIGNED_THINKING_APIS) or _UNKNOWN
     return found
 
 

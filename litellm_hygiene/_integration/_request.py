@@ -63,9 +63,9 @@ class Prepared:
         unread: Each message that could not be read (``messages[3].role: ...``; never
             the caller's values): kept as it came, at its place, while the rules
             worked on the rest.
-        seen: What a recall remembers of each message to send (``_recall``), where it
-            holds one for it: a caller's message, or one a remembered walk of the
-            message rules wrote (see ``Conversation.remembered``); ``None`` without.
+        slots: The slots of the messages to send, where a recall remembers them
+            (``None`` without one, or when trimming changed the messages): see
+            :attr:`seen`.
     """
 
     target: TargetModel
@@ -78,7 +78,17 @@ class Prepared:
     drop_params: tuple[str, ...] = ()
     writer: Callable[[Prepared, Mapping[str, Any]], dict[str, Any]] | None = None
     unread: tuple[str, ...] = ()
-    seen: Sequence[Seen | None] | None = None
+    slots: Sequence[Slot] | None = None
+
+    @property
+    def seen(self) -> list[Seen | None] | None:
+        """What a recall remembers of each message to send (``_recall``).
+
+        Where it holds one: a caller's message, or one a remembered walk of the message
+        rules wrote (see ``Conversation.remembered``); ``None`` without. Worked out when
+        a writer asks.
+        """
+        return None if self.slots is None else [slot.seen for slot in self.slots]
 
     def apply(self, kwargs: Mapping[str, Any]) -> dict[str, Any]:
         """New call kwargs: these messages, without the parameters to drop.
@@ -409,7 +419,7 @@ def _finish(
         trimmed=None if trim is None else trim.as_report(),
         drop_params=out.dropped_params(conv.params) + (() if trim is None else trim.drop_params),
         unread=unread,
-        seen=[slot.seen for slot in out.slots] if remembered else None,
+        slots=out.slots if remembered else None,
     )
 
 

@@ -45,9 +45,10 @@ __all__ = [
     "shape_of",
 ]
 
-Writer = Callable[[Sequence[Any], Sequence[Seen | None] | None], dict[str, Any]]
+Writer = Callable[[Prepared], dict[str, Any]]
 """The call's conversation fields (``messages`` and ``system``, or ``input``) for the chat
-messages to send, given what a recall remembers of each (``Prepared.seen``)."""
+messages a prepared request sends (and what a recall remembers of each,
+``Prepared.seen``)."""
 
 
 @dataclass(frozen=True)
@@ -92,7 +93,7 @@ class ChatView:
             prepared = replace(prepared, changes=changes, changed=True)
         if not prepared.changed:
             return prepared
-        fields = self.write(prepared.messages, prepared.seen)
+        fields = self.write(prepared)
 
         def apply(done: Prepared, kwargs: Mapping[str, Any]) -> dict[str, Any]:
             kept = {k: v for k, v in kwargs.items() if k not in done.drop_params}
@@ -121,10 +122,9 @@ def anthropic_view(kwargs: Mapping[str, Any], recall: Recall | None = None) -> C
     chat = anthropic_chat.read_as_chat(messages, kwargs.get("system", ABSENT), seen)
     had_system = kwargs.get("system") is not None
 
-    def write(messages: Sequence[Any], seen: Sequence[Seen | None] | None) -> dict[str, Any]:
-        del seen  # Anthropic's form is written anew from each message's neutral one
+    def write(prepared: Prepared) -> dict[str, Any]:
         out: dict[str, Any] = {}
-        out["messages"], system = chat.written(messages)
+        out["messages"], system = chat.written(prepared.messages)
         if system is not None or had_system:
             out["system"] = system
         return out
@@ -187,8 +187,8 @@ def responses_view(kwargs: Mapping[str, Any], recall: Recall | None = None) -> C
             seen, matched = aligned.seen, aligned.matched
     chat = responses_chat.read_as_chat(items, kwargs.get("instructions"), seen, matched)
 
-    def write(messages: Sequence[Any], seen: Sequence[Seen | None] | None) -> dict[str, Any]:
-        return {"input": chat.written(messages, seen)[0]}
+    def write(prepared: Prepared) -> dict[str, Any]:
+        return {"input": chat.written(prepared.messages, prepared.seen)[0]}
 
     call = {**kwargs, "messages": chat.messages, "model": _responses_model(kwargs)}
     return ChatView(call, write, OPENAI, chat.unread, seen=chat.seen)

@@ -8,7 +8,6 @@ for a turn no stamp or store says the origin of.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any, Final
 
 from .._families import (
@@ -30,11 +29,6 @@ _GEMINI: Final[frozenset[Api]] = frozenset({"gemini"})
 _RESPONSES: Final[frozenset[Api]] = frozenset({"openai-responses"})
 _NONE: Final[frozenset[Api]] = frozenset()
 _UNKNOWN: Final[frozenset[Api]] = frozenset({"unknown"})
-# What each family's profile says its traces are evidence of (``_families``).
-_ID_EVIDENCE: Final[Mapping[str, frozenset[Api]]] = CALL_ID_EVIDENCE
-_ID_SHAPES: Final = CALL_ID_SHAPES
-_SIGNED_THINKING: Final[frozenset[Api]] = SIGNED_THINKING_APIS
-_REDACTED: Final[frozenset[Api]] = REDACTED_THINKING_APIS
 
 
 _SKIP: Final = len(THOUGHT_SEPARATOR)
@@ -170,10 +164,10 @@ def _call_evidence(call: dict[str, Any]) -> frozenset[Api]:
         return _RESPONSES
     cut = call_id.find("_")
     if cut >= 0:
-        found = _ID_EVIDENCE.get(call_id[: cut + 1])
+        found = CALL_ID_EVIDENCE.get(call_id[: cut + 1])
         if found is not None:
             return found
-    for shape, apis in _ID_SHAPES:
+    for shape, apis in CALL_ID_SHAPES:
         if shape.fullmatch(call_id):
             return apis
     return _NONE
@@ -184,10 +178,10 @@ def _thinking_evidence(entry: Any) -> frozenset[Api] | None:
     if not isinstance(entry, dict):
         return None
     if entry.get("type") == "redacted_thinking" and isinstance(entry.get("data"), str):
-        return _REDACTED
+        return REDACTED_THINKING_APIS
     if entry.get("type") == "thinking" and isinstance(entry.get("thinking"), str):
         signed = isinstance(entry.get("signature"), str) and entry["signature"]
-        return _SIGNED_THINKING if signed else _NONE
+        return SIGNED_THINKING_APIS if signed else _NONE
     return None
 
 

@@ -146,8 +146,7 @@ def _output(item: dict[str, Any]) -> dict[str, Any] | None:
 class _Turn:
     """An assistant turn being gathered from consecutive model-side items."""
 
-    def __init__(self, start: int) -> None:
-        self.start = start
+    def __init__(self) -> None:
         self.reasoning: list[dict[str, Any]] = []
         self.parts: list[dict[str, Any]] = []
         self.calls: list[dict[str, Any]] = []
@@ -205,17 +204,17 @@ def quick_items(
                 start = index
             continue
         if start >= 0:
-            turn = _read(items, start, index, seen, matched)
+            turn = _read(items, start, index, seen, matched, True)
             if turn is None:
                 return None
             out.append((turn, (start, index)))
             start = -1
-        chat = _read(items, index, index + 1, seen, matched)
+        chat = _read(items, index, index + 1, seen, matched, False)
         if chat is None:
             return None
         out.append((chat, (index, index + 1)))
     if start >= 0:
-        turn = _read(items, start, len(items), seen, matched)
+        turn = _read(items, start, len(items), seen, matched, True)
         if turn is None:
             return None
         out.append((turn, (start, len(items))))
@@ -223,11 +222,16 @@ def quick_items(
 
 
 def _read(
-    items: Sequence[Any], start: int, stop: int, seen: Sequence[Seen] | None, matched: int
+    items: Sequence[Any],
+    start: int,
+    stop: int,
+    seen: Sequence[Seen] | None,
+    matched: int,
+    turn: bool,
 ) -> dict[str, Any] | None:
-    """The chat message of ``items[start:stop]`` (one message, or one assistant turn)."""
+    """The chat message of ``items[start:stop]``: an assistant turn, or one message."""
     if seen is None:
-        return _chat(items, start, stop)
+        return _chat(items, start, stop, turn)
     known = seen[stop - 1]
     key = (_CHAT_FORM, stop - start)
     if stop <= matched:
@@ -236,7 +240,7 @@ def _read(
             # The recall's own copy: the core reads it and never hands it on (a message
             # it leaves as it is goes back as the request's own items).
             return kept
-    chat = _chat(items, start, stop)
+    chat = _chat(items, start, stop, turn)
     if chat is not None:
         known.remember_copy(key, chat)
     return chat
@@ -246,14 +250,12 @@ _CHAT_FORM: Final = "responses chat form"
 """What a recall remembers of the last item of a chat message's items: the message."""
 
 
-def _chat(items: Sequence[Any], start: int, stop: int) -> dict[str, Any] | None:
-    first = items[start]
-    kind = first.get("type")
-    if stop - start == 1 and kind not in ("reasoning", "function_call"):
-        if first.get("role") != "assistant":
-            return _output(first) if kind == "function_call_output" else _message(first)
-    turn = _Turn(start)
+def _chat(items: Sequence[Any], start: int, stop: int, turn: bool) -> dict[str, Any] | None:
+    if not turn:
+        item = items[start]
+        return _output(item) if item.get("type") == "function_call_output" else _message(item)
+    gathered = _Turn()
     for item in items[start:stop]:
-        if not turn.add(item, item.get("type")):
+        if not gathered.add(item, item.get("type")):
             return None
-    return turn.chat()
+    return gathered.chat()

@@ -19,9 +19,13 @@ from .._policy import Policy
 from .._target import TargetModel
 from .._view import STAMPED, Facts, Stamp, Wire, WirePlan
 
-__all__ = ["Conversation", "RuleContext", "Slot"]
+__all__ = ["DECODED_BYTES", "Conversation", "RuleContext", "Slot"]
 
 _T = TypeVar("_T")
+
+DECODED_BYTES = 4000
+"""Estimated bytes of a decoded agent turn (its neutral message and blocks), as a
+recall counts one it keeps (``Conversation.remembered``, the executor's walks)."""
 _NO_PARAMS: Mapping[str, Any] = MappingProxyType({})
 
 

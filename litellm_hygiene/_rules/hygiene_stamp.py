@@ -20,7 +20,7 @@ from .._build import copy_unchecked
 from .._messages import AssistantMessage, Message, OpaqueMessage
 from .._view import STAMP_KEY, STAMPED, Facts, with_flags
 from ._codes import Code
-from ._conversation import Conversation, RuleContext, Slot
+from ._conversation import DECODED_BYTES, Conversation, RuleContext, Slot
 from ._findings import Finding, Problem
 from ._rule import Rule
 
@@ -60,7 +60,7 @@ def _unstamped(conv: Conversation, index: int) -> Slot:
     slot = conv.slots[index]
     decoded = slot.message is not None
     facts, message = conv.remembered(
-        slot, (_UNSTAMPED, decoded), lambda: _without_stamp(slot), _DECODED if decoded else 0
+        slot, (_UNSTAMPED, decoded), lambda: _without_stamp(slot), DECODED_BYTES if decoded else 0
     )
     return Slot(
         conv.wire.unstamped(slot.raw),
@@ -72,8 +72,6 @@ def _unstamped(conv: Conversation, index: int) -> Slot:
 
 
 _UNSTAMPED = "unstamped"
-_DECODED = 4000
-"""Estimated bytes of a decoded agent turn's copy."""
 
 
 def _without_stamp(slot: Slot) -> tuple[Facts, Message | None]:
