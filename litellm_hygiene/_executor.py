@@ -129,7 +129,7 @@ class _Walk:
                 if result is not None and result is not slot:
                     # What later rules work out from the written message alone is
                     # remembered with the outcome (``Conversation.remembered``).
-                    made.seen = result.seen = Seen(seen.meter, seen)
+                    made.seen = result.seen = seen.child()
             return self._apply(index, slot, result, events, dropped_at)
         if outcome.verdict is not None:
             slot.verdict = outcome.verdict

@@ -117,6 +117,14 @@ class Seen:
         if meter is not None:
             meter._bytes += size - freed  # counted at the next keep's eviction
 
+    def child(self) -> Seen:
+        """A new ``Seen`` for a message worked out from this one's alone (a rule's edit).
+
+        Kept with this one: what it holds is counted in this one's size, and evicted
+        with it.
+        """
+        return Seen(self.meter, self)
+
     def parts(self, count: int) -> list[Seen]:
         """One ``Seen`` for each of the ``count`` messages read from this one's message.
 
@@ -126,7 +134,7 @@ class Seen:
         """
         kept: list[Seen] | None = self.outcome(_PARTS)
         if kept is None or len(kept) != count:
-            kept = [Seen(self.meter, self) for _ in range(count)]
+            kept = [self.child() for _ in range(count)]
             self.remember(_PARTS, kept, _SEEN * count)
         return kept
 

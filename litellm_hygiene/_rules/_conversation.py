@@ -26,6 +26,9 @@ _T = TypeVar("_T")
 DECODED_BYTES = 4000
 """Estimated bytes of a decoded agent turn (its neutral message and blocks), as a
 recall counts one it keeps (``Conversation.remembered``, the executor's walks)."""
+_EDITED_BYTES = 600
+"""Estimated bytes of what a recall keeps of a message's edit by id (its facts and
+``Seen``, :meth:`Conversation.with_ids`), beside what its ``Seen`` then holds."""
 _NO_PARAMS: Mapping[str, Any] = MappingProxyType({})
 
 
@@ -302,6 +305,38 @@ class Conversation:
         if facts is None:
             facts = self.wire.facts(raw, 0, self.ctx.plan)
         return Slot(raw, facts, verdict=slot.verdict, failed=slot.failed)
+
+    def with_ids(
+        self,
+        slot: Slot,
+        calls: Mapping[int, str],
+        result: str | None,
+        facts: Callable[[], Facts | None] | None = None,
+    ) -> Slot:
+        """``slot``'s message with new ids (:meth:`Wire.with_ids`), the same provenance.
+
+        ``facts`` works out the edited message's facts from ``slot``'s (where it gives
+        ``None``, or is not given, they are read). The edit is of the message alone:
+        where a recall keeps the message, the edited one's facts, and what later rules
+        and the writer work out from it (its ``Seen``), are remembered with the
+        message, by the new ids.
+        """
+        raw = self.wire.with_ids(slot.raw, calls, result)
+        seen = slot.seen
+        recall_key = self.ctx.recall_key
+        if seen is None or recall_key is None:
+            return self.edited(slot, raw, None if facts is None else facts())
+        key = (recall_key, "ids", tuple(calls.items()), result)
+        found: tuple[Facts, Any] | None = seen.outcome(key)
+        if found is None:
+            made = None if facts is None else facts()
+            if made is None:
+                made = self.wire.facts(raw, 0, self.ctx.plan)
+            found = (made, seen.child())
+            seen.remember(key, found, _EDITED_BYTES)
+        edited = self.edited(slot, raw, found[0])
+        edited.seen = found[1]
+        return edited
 
     def with_slots(self, slots: Sequence[Slot]) -> Conversation:
         """A conversation of ``slots`` for the same target (and the same parameters)."""

@@ -178,7 +178,7 @@ class ConsecutiveTurns(Rule):
             role = slot.facts.role
             if role == "tool" and slot.facts.result_raw in renamed:
                 new_id = renamed[slot.facts.result_raw]
-                slot = conv.edited(slot, conv.wire.with_ids(slot.raw, {}, new_id))
+                slot = conv.with_ids(slot, {}, new_id)
             elif role != "tool":
                 renamed = {}
             if role == "system":

@@ -364,9 +364,9 @@ class _Renamer:
         return self._with_ids(slot, renamed, None)
 
     def _with_ids(self, slot: Slot, calls: dict[int, str], result: str | None) -> Slot:
-        conv = self.conv
-        raw = conv.wire.with_ids(slot.raw, calls, result)
-        return conv.edited(slot, raw, renamed_facts(slot.facts, calls, result))
+        return self.conv.with_ids(
+            slot, calls, result, lambda: renamed_facts(slot.facts, calls, result)
+        )
 
     def _renamed(self, raw: str, sent: str) -> str:
         """The new id as given: a fresh id, and the signature where LiteLLM keeps it."""

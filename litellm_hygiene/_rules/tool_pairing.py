@@ -339,6 +339,8 @@ def _readdress(conv: Conversation, slot: Slot, call: Call) -> Slot:
     """The result in ``slot`` carrying the id that answers ``call``."""
     tool = slot.facts.result_id is not None  # else a legacy function result
     new_id = conv.ctx.plan.answer_id(call[2], tool)
-    raw = conv.wire.with_ids(slot.raw, {}, new_id)
-    facts = readdressed_facts(slot.facts, new_id, conv.ctx.plan) if tool else None
-    return conv.edited(slot, raw, facts)
+    if not tool:
+        return conv.with_ids(slot, {}, new_id)
+    return conv.with_ids(
+        slot, {}, new_id, lambda: readdressed_facts(slot.facts, new_id, conv.ctx.plan)
+    )

@@ -430,3 +430,36 @@ def test_a_branch_inside_a_turn_leaves_the_other_branch_as_it_was(model: str) ->
         kwargs = {"model": model, "input": items}
         expected = _sent(full, _fresh(kwargs), "responses")
         assert _sent(remembering, _fresh(kwargs), "responses") == expected
+
+
+def _turn_calling(call_id: str) -> list[Json]:
+    call = {"id": call_id, "type": "function", "function": {"name": "ls", "arguments": "{}"}}
+    return [
+        {"role": "assistant", "content": None, "tool_calls": [call]},
+        {"role": "tool", "tool_call_id": call_id, "content": "a.txt"},
+        {"role": "user", "content": "and then?"},
+    ]
+
+
+@pytest.mark.parametrize("shape", ["chat", "anthropic_messages", "responses"])
+@pytest.mark.parametrize("model", ["anthropic/claude-sonnet-4-5", "gemini/gemini-2.5-pro"])
+def test_a_message_renamed_by_what_comes_after_it_is_written_for_its_new_id(
+    model: str, shape: Shape
+) -> None:
+    """A rename depends on the whole request: the same message may get another id.
+
+    ``a|b`` is renamed ``a_b`` while no other call holds that id; once a later turn
+    does, it is renamed to a hash. The renamed message (and what is written from it,
+    remembered with it) is remembered by its new id, so each request gets its own.
+    """
+    store = MemoryStore()
+    remembering, full = _engines(store)
+    first = [{"role": "user", "content": "go"}, *_turn_calling("a|b")]
+    longer = first + _turn_calling("a_b")
+    for history in (first, first, longer, first, longer):
+        made = _kwargs(history, model, shape)
+        assert made is not None
+        kwargs, called = made
+        expected = _sent(full, _fresh(kwargs), called)
+        assert expected[1]["changes"] == {"tool_call_id": 1}
+        assert _sent(remembering, _fresh(kwargs), called) == expected
