@@ -46,6 +46,7 @@ import litellm_hygiene._executor
 from litellm_hygiene import HygieneOptions, from_openai
 from litellm_hygiene._anthropic import to_anthropic
 from litellm_hygiene._integration._engine import HygieneEngine
+from litellm_hygiene._integration._prepare import prepare_sync
 from litellm_hygiene._integration._report import CallReport
 from litellm_hygiene._responses import to_responses
 
@@ -77,7 +78,7 @@ def timed(engine: HygieneEngine, blob: str, shape: str | None) -> float:
     """Seconds the hook's core takes on ``blob``, parsed afresh."""
     kwargs = json.loads(blob)
     started = time.perf_counter()
-    engine.prepare_sync(kwargs, CallReport(), shape)
+    prepare_sync(engine, kwargs, CallReport(), shape)
     return time.perf_counter() - started
 
 

@@ -17,7 +17,7 @@ from ._messages import Api
 from ._providers import api_for
 from ._target import ROUTE_PREFIXES, Capabilities, TargetModel
 
-__all__ = ["resolve_request", "resolve_target"]
+__all__ = ["resolve_request", "resolve_target", "target_of"]
 
 
 def _flag(info: Mapping[str, Any], key: str) -> bool | None:
@@ -100,3 +100,16 @@ def resolve_request(
         model, custom_llm_provider=custom_llm_provider, api_base=api_base, model_info=model_info
     )
     return target, resolve_target(source_model) if source_model else None
+
+
+def target_of(kwargs: Mapping[str, Any]) -> TargetModel:
+    """The deployment a LiteLLM call goes to, from the call's own kwargs."""
+    model_info = kwargs.get("model_info")
+    provider = kwargs.get("custom_llm_provider")
+    api_base = kwargs.get("api_base")
+    return resolve_target(
+        str(kwargs.get("model") or ""),
+        custom_llm_provider=provider if isinstance(provider, str) else None,
+        api_base=api_base if isinstance(api_base, str) else None,
+        model_info=model_info if isinstance(model_info, Mapping) else None,
+    )

@@ -24,34 +24,29 @@ Hooks used, and why each (verified in LiteLLM's source):
   ``async_post_call_response_headers_hook`` adds the report as response headers. The
   proxy calls these only when they are defined on the callback's own class.
 
-The work itself is done by the engine the callback holds (:attr:`HygieneCallback.engine`,
-a :class:`~litellm_hygiene._integration._engine.HygieneEngine`): each hook reads what
-LiteLLM hands it, asks the engine, and hands LiteLLM the answer.
+Each hook is one call into a side of the work, with the engine the callback holds
+(:attr:`HygieneCallback.engine`, a
+:class:`~litellm_hygiene._integration._engine.HygieneEngine`: the options, the store,
+the reports, what is remembered, the counters): the request side (:mod:`._prepare`) and
+the answer side (:mod:`._answer`) are each read from top to bottom there.
 """
 
 from __future__ import annotations
 
-import importlib
-import time
 from collections import Counter
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from litellm import ModelResponse
 from litellm.integrations.custom_logger import CustomLogger
 
 from .._recall import Recall
-from .._wire._keys import STAMP_KEY
-from ._annotate import provenance_of
+from ._answer import after_call, after_failure, after_stream, closing_chunk
 from ._engine import HygieneEngine
-from ._metadata import summary_of, update_published, with_report_metadata
-from ._metrics import observe_overflow, observe_request
 from ._options import HygieneOptions
 from ._overflow_errors import not_overflow_error, overflow_error, token_overflow_of
-from ._report import HIDDEN_PARAMS_KEY, CallReport, headers_for
-from ._request import target_of
-from ._routes import messages_route
-from ._shapes import CHAT, shape_of
+from ._prepare import before_call
+from ._report import HIDDEN_PARAMS_KEY, CallReport, call_id_of, headers_for
+from ._shapes import call_type_name
 from ._store import ProvenanceStore
 
 if TYPE_CHECKING:
@@ -112,7 +107,7 @@ class HygieneCallback(CustomLogger):
         """The report of a call still in flight (or awaiting its proxy headers)."""
         return self.engine.report_for(call_id)
 
-    # -- request -------------------------------------------------------------------
+    # -- request (see ._prepare) ------------------------------------------------------
 
     async def async_pre_call_deployment_hook(
         self, kwargs: dict[str, Any], call_type: Any
@@ -122,42 +117,9 @@ class HygieneCallback(CustomLogger):
         The report goes into the call's ``spend_logs_metadata`` (spend logs, the admin
         UI, every logging integration) and into the Prometheus metrics.
         """
-        served = shape_of(kwargs, _call_type_name(call_type))
-        if served is None:
-            return None
-        shape = None if served.is_chat else served.name
-        earlier = self.engine.reports.get(_call_id(kwargs))
-        if shape is not None and earlier is not None and earlier.in_flight:
-            # The inner call of a chat completion LiteLLM bridged (``openai/responses/``
-            # models): hygiene did its work on the chat messages; one report per request.
-            return None
-        resend = earlier is not None and earlier.resent
-        report = self.engine.reports.open(_call_id(kwargs))
-        report.shape = shape
-        report.in_flight = shape is None
-        started = time.perf_counter()
-        try:
-            prepared = await self.engine.prepare(kwargs, report, shape)
-        except Exception:
-            observe_request(_model_label(kwargs, report), "rejected", _since(started), {}, 0)
-            raise
-        enabled = self.engine.options.enabled
-        if prepared is None and report.error is None and enabled:
-            return None  # no chat messages: nothing for hygiene to do or report
-        # Every request hygiene saw carries its report in the spend-log metadata, so
-        # "unchanged" is as visible to operators as "changed".
-        new_kwargs = with_report_metadata(
-            kwargs, report, enabled=enabled, container=served.metadata
-        )
-        if prepared is not None and prepared.changed:
-            new_kwargs = prepared.apply(new_kwargs)  # its messages, trimmed parameters gone
-        if not resend:  # the request was counted on its first attempt
-            outcome = summary_of(report, enabled=enabled)
-            model = _model_label(kwargs, report)
-            observe_request(model, outcome, _since(started), report.changes, report.restored)
-        return new_kwargs
+        return await before_call(self.engine, kwargs, call_type_name(call_type))
 
-    # -- response ------------------------------------------------------------------
+    # -- answer (see ._answer) ---------------------------------------------------------
 
     async def async_post_call_success_deployment_hook(
         self, request_data: dict[str, Any], response: Any, call_type: Any
@@ -167,22 +129,7 @@ class HygieneCallback(CustomLogger):
         The answer of a ``/v1/messages`` or ``/v1/responses`` call LiteLLM sent as it is
         is not stamped (the client keeps only its content) and is returned as it came.
         """
-        served = shape_of(request_data, _call_type_name(call_type))
-        if served is not None and served.is_chat:
-            self._landed(request_data)
-        if served is not None and not served.is_chat:
-            report = self.engine.reports.get_or_open(_call_id(request_data))
-            flagged = report.overflow is not None
-            await self.engine.annotate_answer(request_data, response, report, served.name)
-            self._publish_overflow(request_data, report, flagged)
-            return None
-        if served is None or not isinstance(response, ModelResponse):
-            return None
-        report = self.engine.reports.get_or_open(_call_id(request_data))
-        flagged = report.overflow is not None
-        await self.engine.annotate(request_data, response, report)
-        self._publish_overflow(request_data, report, flagged)
-        return response
+        return await after_call(self.engine, request_data, response, call_type_name(call_type))
 
     async def async_post_call_failure_deployment_hook(
         self,
@@ -196,91 +143,19 @@ class HygieneCallback(CustomLogger):
         LiteLLM calls this for every failed deployment attempt, before its failure
         logging builds the standard logging payload from the request's metadata.
         """
-        served = shape_of(request_data, _call_type_name(call_type))
-        if served is None:
-            return
-        if served.is_chat:
-            self._landed(request_data)
-        report = self.engine.reports.get(_call_id(request_data))
-        if report is not None and _is_resent(exception):
-            report.resent = True
-        if report is None or report.overflow is not None:
-            return
-        try:
-            report.overflow = token_overflow_of(exception, None)
-        except Exception as err:
-            self.engine.internal_error("overflow detection", err)
-            return
-        self._publish_overflow(request_data, report, False)
-
-    def _landed(self, request_data: Mapping[str, Any]) -> None:
-        """A chat completion's hop is over: a later call of its id is another hop's."""
-        report = self.engine.reports.get(_call_id(request_data))
-        if report is not None:
-            report.in_flight = False
-
-    def _publish_overflow(
-        self, request_data: Mapping[str, Any], report: CallReport, flagged: bool
-    ) -> None:
-        """Complete the published report; count an overflow seen for the first time."""
-        if report.overflow is not None and not flagged:
-            observe_overflow(_model_label(request_data, report), report.overflow.kind)
-        update_published(report)
+        await after_failure(self.engine, request_data, exception, call_type_name(call_type))
 
     async def async_log_success_event(
         self, kwargs: dict[str, Any], response_obj: Any, start_time: Any, end_time: Any
     ) -> None:
-        """Remember the provenance of a streamed answer once it is assembled.
-
-        A ``/v1/messages`` or ``/v1/responses`` call sent as it is has no other hook for
-        its stream: LiteLLM assembles a native Anthropic stream into a ``ModelResponse``
-        here, a Responses stream into a ``ResponsesAPIResponse``; its provenance is the
-        one of its route's target, and its overflow is flagged here (counted, logged and
-        in the metrics: the stream's headers went out before its end was known).
-        """
-        if not kwargs.get("stream"):
-            return
-        call_type = _call_type_name(kwargs.get("call_type"))
-        served = shape_of(kwargs, call_type)
-        if served is not None and not served.is_chat:
-            report = self.engine.reports.get_or_open(_call_id(kwargs))
-            flagged = report.overflow is not None
-            await self.engine.streamed_answer(kwargs, response_obj, report, served.name)
-            self._publish_overflow(kwargs, report, flagged)
-            return
-        if not self.engine.options.stamp_responses:
-            return
-        try:
-            if call_type == "anthropic_messages" and messages_route(kwargs) == "responses":
-                return  # its inner Responses call's hooks remembered it, as that route's
-            if not isinstance(response_obj, ModelResponse):
-                return
-            provenance = provenance_of(target_of(kwargs))
-            for choice in response_obj.choices or ():
-                message = getattr(choice, "message", None)
-                if message is not None:
-                    await self.engine.remember(message, provenance)
-        except Exception as err:
-            self.engine.internal_error("stream provenance", err)
+        """Remember the provenance of a streamed answer once it is assembled."""
+        await after_stream(self.engine, kwargs, response_obj)
 
     async def async_post_call_streaming_deployment_hook(
         self, request_data: dict[str, Any], response_chunk: Any, call_type: Any
     ) -> Any:
         """Stamp the delta of the chunk that closes a streamed answer."""
-        if not self.engine.options.stamp_responses:
-            return None
-        if _call_type_name(call_type) not in CHAT.call_types:
-            return None
-        for choice in getattr(response_chunk, "choices", None) or ():
-            delta = getattr(choice, "delta", None)
-            if getattr(choice, "finish_reason", None) is None or delta is None:
-                continue
-            try:
-                stamp = provenance_of(target_of(request_data)).as_stamp()
-                setattr(delta, STAMP_KEY, stamp)
-            except Exception as err:
-                self.engine.internal_error("stream stamp", err)
-        return response_chunk
+        return closing_chunk(self.engine, request_data, response_chunk, call_type_name(call_type))
 
     # -- proxy ---------------------------------------------------------------------
 
@@ -297,7 +172,7 @@ class HygieneCallback(CustomLogger):
         LiteLLM mapped to it (a tool id over its length limit) becomes a plain bad
         request again, so clients do not retry it with a bigger window.
         """
-        report = self.engine.reports.get_or_open(_call_id(request_data))
+        report = self.engine.reports.get_or_open(call_id_of(request_data))
         overflow = token_overflow_of(original_exception, None)
         if overflow is None:
             return self._downgraded(original_exception)
@@ -334,7 +209,7 @@ class HygieneCallback(CustomLogger):
         litellm_call_info: dict[str, Any] | None = None,
     ) -> dict[str, str] | None:
         """The report of this request as response headers."""
-        report = self.engine.reports.pop(_call_id(data))
+        report = self.engine.reports.pop(call_id_of(data))
         if report is None:
             report = _report_from_hidden_params(response)
         if report is None:
@@ -345,29 +220,3 @@ class HygieneCallback(CustomLogger):
 def _report_from_hidden_params(response: Any) -> CallReport | None:
     hidden = getattr(response, "_hidden_params", None)
     return CallReport.from_dict(hidden.get(HIDDEN_PARAMS_KEY)) if isinstance(hidden, dict) else None
-
-
-def _model_label(kwargs: Mapping[str, Any], report: CallReport) -> str:
-    """The metrics' ``model`` label: the resolved target, else the model string."""
-    return report.target or str(kwargs.get("model") or "unknown")
-
-
-def _since(started: float) -> float:
-    return time.perf_counter() - started
-
-
-def _call_type_name(call_type: Any) -> str | None:
-    value = getattr(call_type, "value", call_type)
-    return value if isinstance(value, str) else None
-
-
-def _is_resent(error: Exception) -> bool:
-    """Whether LiteLLM sends the failed call again itself (1.110: ``resent_on``)."""
-    context = importlib.import_module("litellm._internal_context")
-    is_resent_failure = getattr(context, "is_resent_failure", None)  # not before 1.110
-    return is_resent_failure is not None and bool(is_resent_failure(error))
-
-
-def _call_id(kwargs: Mapping[str, Any]) -> str | None:
-    value = kwargs.get("litellm_call_id")
-    return value if isinstance(value, str) else None

@@ -32,6 +32,7 @@ __all__ = [
     "LATENCY_BUCKETS",
     "METRIC_NAMES",
     "StatsCounter",
+    "model_label",
     "observe_overflow",
     "observe_request",
 ]
@@ -134,6 +135,11 @@ def _get() -> _Families | None:
             _families = _create()
             _unavailable = _families is None
     return _families
+
+
+def model_label(kwargs: Mapping[str, Any], target: str | None) -> str:
+    """The metrics' ``model`` label: the resolved ``target``, else the call's model string."""
+    return target or str(kwargs.get("model") or "unknown")
 
 
 def observe_request(

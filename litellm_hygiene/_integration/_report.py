@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from .._overflow import Overflow
 
-__all__ = ["HIDDEN_PARAMS_KEY", "CallReport", "ReportBook", "headers_for"]
+__all__ = ["HIDDEN_PARAMS_KEY", "CallReport", "ReportBook", "call_id_of", "headers_for"]
 
 HIDDEN_PARAMS_KEY = "litellm_hygiene"
 """Key of the report in a LiteLLM response's ``_hidden_params``."""
@@ -118,6 +119,21 @@ class ReportBook:
                 self._reports.popitem(last=False)
         return report
 
+    def open_call(self, call_id: str | None, shape: str | None) -> tuple[CallReport, bool] | None:
+        """The report of a call hygiene is to prepare, and whether LiteLLM resent it.
+
+        ``shape`` as :attr:`CallReport.shape`. ``None`` for the inner call LiteLLM
+        bridged a chat completion to (``openai/responses/`` models): hygiene did its work
+        on the chat messages, and a request has one report.
+        """
+        earlier = self.get(call_id)
+        if shape is not None and earlier is not None and earlier.in_flight:
+            return None
+        report = self.open(call_id)
+        report.shape = shape
+        report.in_flight = shape is None
+        return report, earlier is not None and earlier.resent
+
     def get(self, call_id: str | None) -> CallReport | None:
         """The report of ``call_id``, if it is still known."""
         if call_id is None:
@@ -138,6 +154,12 @@ class ReportBook:
 
     def __len__(self) -> int:
         return len(self._reports)
+
+
+def call_id_of(kwargs: Mapping[str, Any]) -> str | None:
+    """LiteLLM's id of the call ``kwargs`` are of (every hook of one call gets it)."""
+    value = kwargs.get("litellm_call_id")
+    return value if isinstance(value, str) else None
 
 
 def headers_for(report: CallReport, prefix: str) -> dict[str, str]:

@@ -10,8 +10,10 @@ validator shortcut returns the caller's list untouched when nothing needs to cha
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from typing import Any, Protocol
+
+from litellm.exceptions import ContextWindowExceededError
 
 from .._errors import InvalidMessageError
 from .._executor import UNREAD, read_conversation, run_rules
@@ -23,94 +25,59 @@ from .._openai._wire import OPENAI
 from .._pipeline import context_for
 from .._policy import Policy
 from .._recall import Recall, Seen
-from .._resolve import resolve_target
+from .._resolve import target_of
 from .._rules import REQUEST_PARAMS, Conversation, Slot
 from .._target import TargetModel
 from .._view import OPAQUE, STAMPED, Stamp, Wire
+from ._engine import HygieneEngine
 from ._options import HygieneOptions
+from ._prepared import Prepared
+from ._report import CallReport
+from ._shapes import RequestShape
 from ._steps import Lookup, Steps, Work
 from ._store import MemoryStore, Provenance, ProvenanceStore
 from ._store._fingerprints import iter_lookup_tokens, token_key
 from ._trim_request import trim_request
 
-__all__ = [
-    "Prepared",
-    "ShapedCall",
-    "preparing",
-    "preparing_shaped",
-    "target_of",
-]
+__all__ = ["ShapedCall", "preparing", "preparing_call", "preparing_shaped"]
 
 
-@dataclass(frozen=True)
-class Prepared:
-    """What hygiene decided for one deployment call.
+def preparing_call(
+    engine: HygieneEngine, served: RequestShape, kwargs: Mapping[str, Any], report: CallReport
+) -> Steps[Prepared | None]:
+    """The steps preparing a call of the ``served`` shape; ``None``: it goes out as it is.
 
-    Attributes:
-        target: The resolved deployment.
-        messages: The messages to send: the caller's own list when nothing changed.
-        changes: Count of changes per kind (no content). Removing hygiene's own stamp
-            is bookkeeping, not a change to the conversation, so it is not counted.
-        restored: Assistant turns whose provenance came from the store (only turns
-            whose provenance can change how they are sent are looked up).
-        changed: Whether ``messages`` differ from the caller's (stamps removed count).
-        store_error: The type of a provenance store failure; the request was then
-            transformed without restored stamps.
-        trimmed: What the window and the fit left out (counts), when they did.
-        drop_params: Request parameters to send without: a rule removed them (see
-            ``Rule.params``), on the transcript as it is finally sent.
-        writer: Writes the messages into the kwargs of a call of another shape.
-        unread: Each message that could not be read (``messages[3].role: ...``; never
-            the caller's values): kept as it came, at its place, while the rules
-            worked on the rest.
-        slots: The slots of the messages to send, where a recall remembers them
-            (``None`` without one, or when trimming changed the messages): see
-            :attr:`seen`.
+    ``None`` when the call holds no conversation, hygiene is switched off, or it failed
+    open; the engine counts what became of the call (:meth:`HygieneEngine.accepted`).
+
+    Raises:
+        ContextWindowExceededError: The request cannot fit its deployment, or is
+            predicted to overflow and ``reject_predicted_overflow`` is set.
+        BadRequestError: ``fail_closed`` is set and a message cannot be read.
+        Exception: ``fail_closed`` is set and hygiene failed internally.
     """
-
-    target: TargetModel
-    messages: Sequence[Any]
-    changes: dict[str, int] = field(default_factory=dict)
-    restored: int = 0
-    changed: bool = False
-    store_error: str | None = None
-    trimmed: dict[str, int] | None = None
-    drop_params: tuple[str, ...] = ()
-    writer: Callable[[Prepared, Mapping[str, Any]], dict[str, Any]] | None = None
-    unread: tuple[str, ...] = ()
-    slots: Sequence[Slot] | None = None
-
-    @property
-    def seen(self) -> list[Seen | None] | None:
-        """What a recall remembers of each message to send (``_recall``).
-
-        Where it holds one: a caller's message, or one a remembered walk of the message
-        rules wrote (see ``Conversation.remembered``); ``None`` without. Worked out when
-        a writer asks.
-        """
-        return None if self.slots is None else [slot.seen for slot in self.slots]
-
-    def apply(self, kwargs: Mapping[str, Any]) -> dict[str, Any]:
-        """New call kwargs: these messages, without the parameters to drop.
-
-        In the call's own shape: ``writer`` writes the messages of a call that is not a
-        chat completion (see :mod:`._shapes`).
-        """
-        if self.writer is not None:
-            return self.writer(self, kwargs)
-        kept = {k: v for k, v in kwargs.items() if k not in self.drop_params}
-        return {**kept, "messages": list(self.messages)}
-
-
-def target_of(kwargs: Mapping[str, Any]) -> TargetModel:
-    """The deployment a LiteLLM call goes to, from the call's own kwargs."""
-    model_info = kwargs.get("model_info")
-    return resolve_target(
-        str(kwargs.get("model") or ""),
-        custom_llm_provider=_str_or_none(kwargs.get("custom_llm_provider")),
-        api_base=_str_or_none(kwargs.get("api_base")),
-        model_info=model_info if isinstance(model_info, Mapping) else None,
-    )
+    conversation = kwargs.get(served.conversation)
+    if not isinstance(conversation, list) or not conversation:
+        return None
+    engine.stats["requests"] += 1
+    if not engine.options.enabled:
+        return None
+    options, store, recall = engine.options, engine.store, engine.recall
+    call: Mapping[str, Any] = kwargs
+    try:
+        if served.view is not None:
+            call, prepared = yield from preparing_shaped(
+                kwargs, options, store, served.view, recall
+            )
+        else:
+            prepared = yield from preparing(kwargs, options, store, recall=recall)
+    except ContextWindowExceededError:
+        engine.cannot_fit(report)
+        raise
+    except Exception as err:
+        engine.failed(err, report, kwargs)
+        return None
+    return engine.accepted(call, prepared, report)
 
 
 def preparing(
@@ -130,7 +97,6 @@ def preparing(
     (``_steps.run``) or here (``run_sync``).
     """
     messages: Sequence[Any] = kwargs["messages"]
-    target = target_of(kwargs)
     # Decoding and re-encoding large images, or walking a huge transcript (fingerprints
     # included), would hold the event loop (and every other request on this worker) for
     # its whole duration: do it on a worker thread (Pillow releases the GIL while it
@@ -138,6 +104,7 @@ def preparing(
     # Only the store lookup, which awaits, stays on the loop.
     heavy = _heavy(messages)
     heavy_finish = heavy or (options.fit_to_context and len(messages) > HEAVY_FIT_MESSAGES)
+    target = target_of(kwargs)
     if store is None or type(store) is MemoryStore:
         # Nothing to await: read, look up and rewrite in one step, so the collector
         # (paused while it runs) never sees the request half done.
@@ -190,13 +157,13 @@ def preparing_shaped(
     kwargs: Mapping[str, Any],
     options: HygieneOptions,
     store: ProvenanceStore | None,
-    view_of: Callable[[Mapping[str, Any]], ShapedCall],
+    view_of: Callable[[Mapping[str, Any], Recall | None], ShapedCall],
     recall: Recall | None = None,
 ) -> Steps[tuple[dict[str, Any], Prepared]]:
     """:func:`preparing` for a call of another shape (``/v1/messages``, ``/v1/responses``).
 
-    ``view_of`` reads the call as chat messages; the result is written back in its own
-    shape. Reading and writing are part of the work: done with the collector paused,
+    ``view_of`` reads the call as chat messages (with ``recall``); the result is written
+    back in its own shape. Reading and writing are part of the work: done with the collector paused,
     and on a worker thread when the call is heavy, like the rules' own work. The steps
     end with the chat-form kwargs the core read, and the prepared request.
     """
@@ -206,7 +173,7 @@ def preparing_shaped(
             _shaped_here, (kwargs, view_of, options, store, recall), heavy_finish
         )
         return done
-    view: ShapedCall = yield Work(view_of, (kwargs,), heavy)
+    view: ShapedCall = yield Work(view_of, (kwargs, recall), heavy)
     _check_read(view, options)
     prepared = yield from preparing(view.kwargs, options, store, view.wire, recall, view.seen)
     written: Prepared = yield Work(view.written, (prepared,), heavy)
@@ -215,13 +182,13 @@ def preparing_shaped(
 
 def _shaped_here(
     kwargs: Mapping[str, Any],
-    view_of: Callable[[Mapping[str, Any]], ShapedCall],
+    view_of: Callable[[Mapping[str, Any], Recall | None], ShapedCall],
     options: HygieneOptions,
     store: MemoryStore | None,
     recall: Recall | None = None,
 ) -> tuple[dict[str, Any], Prepared]:
     """:func:`preparing_shaped` in one step, for no store or an in-process one."""
-    view = view_of(kwargs)
+    view = view_of(kwargs, recall)
     _check_read(view, options)
     call = view.kwargs
     prepared = _prepare_here(call, target_of(call), options, store, view.wire, recall, view.seen)
@@ -514,7 +481,3 @@ def _restore(
         conv.slots[index].restored = stamp
         restored += 1
     return restored
-
-
-def _str_or_none(value: Any) -> str | None:
-    return value if isinstance(value, str) and value else None

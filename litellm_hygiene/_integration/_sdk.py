@@ -23,10 +23,12 @@ from litellm import ModelResponse
 from litellm.exceptions import ContextWindowExceededError
 from litellm.router import Router
 
+from .._resolve import target_of
+from ._answer import annotate, annotate_sync
 from ._callback import HygieneCallback
 from ._overflow_errors import retyped
+from ._prepare import prepare, prepare_sync
 from ._report import CallReport
-from ._request import target_of
 
 __all__ = ["HygieneRouter", "acompletion", "completion", "default_callback"]
 
@@ -70,7 +72,7 @@ def completion(
     callback = hygiene or default_callback()
     call = {**kwargs, "model": model, "messages": messages}
     report = CallReport()
-    prepared = callback.engine.prepare_sync(call, report)
+    prepared = prepare_sync(callback.engine, call, report)
     if prepared is not None and prepared.changed:
         call = prepared.apply(call)
     try:
@@ -79,7 +81,7 @@ def completion(
         _raise_upgraded(callback, err, call)
         raise
     if isinstance(response, ModelResponse):
-        callback.engine.annotate_sync(call, response, report)
+        annotate_sync(callback.engine, call, response, report)
     return response
 
 
@@ -94,7 +96,7 @@ async def acompletion(
     callback = hygiene or default_callback()
     call = {**kwargs, "model": model, "messages": messages}
     report = CallReport()
-    prepared = await callback.engine.prepare(call, report)
+    prepared = await prepare(callback.engine, call, report)
     if prepared is not None and prepared.changed:
         call = prepared.apply(call)
     try:
@@ -103,7 +105,7 @@ async def acompletion(
         _raise_upgraded(callback, err, call)
         raise
     if isinstance(response, ModelResponse):
-        await callback.engine.annotate(call, response, report)
+        await annotate(callback.engine, call, response, report)
     return response
 
 

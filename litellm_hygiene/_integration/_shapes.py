@@ -23,12 +23,13 @@ from .._errors import InvalidMessageError
 from .._openai._encode import encode_message
 from .._openai._wire import OPENAI
 from .._recall import Recall, Seen
+from .._resolve import target_of
 from .._responses import _chat as responses_chat
 from .._rules import Change
 from .._rules.system_placement import lifted
 from .._target import TargetModel
 from .._view import Wire
-from ._request import Prepared, target_of
+from ._prepared import Prepared
 from ._routes import messages_route, responses_route
 
 __all__ = [
@@ -37,6 +38,7 @@ __all__ = [
     "RequestShape",
     "anthropic_answer",
     "anthropic_view",
+    "call_type_name",
     "messages_target",
     "responses_answer",
     "responses_target",
@@ -325,6 +327,12 @@ def shape_named(name: str | None) -> RequestShape:
         KeyError: No shape has that name.
     """
     return CHAT if name is None else _NAMED[name]
+
+
+def call_type_name(call_type: Any) -> str | None:
+    """LiteLLM's call type (a ``CallTypes`` member or its value) as its name."""
+    value = getattr(call_type, "value", call_type)
+    return value if isinstance(value, str) else None
 
 
 def shape_of(kwargs: Mapping[str, Any], call_type: str | None) -> RequestShape | None:

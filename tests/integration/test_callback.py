@@ -22,7 +22,7 @@ from litellm.types.utils import Delta, ModelResponseStream, StreamingChoices
 
 import litellm_hygiene
 from litellm_hygiene import HygieneCallback, HygieneRouter, MemoryStore
-from litellm_hygiene._integration import _engine as engine_module
+from litellm_hygiene._integration import _request as request_module
 from litellm_hygiene._integration._store._fingerprints import fingerprints
 from litellm_hygiene._standin import Reply, StandIn, openai_responses
 
@@ -189,7 +189,7 @@ async def test_internal_error_fails_open_by_default(
     def broken(*args: Any, **kwargs: Any) -> Any:
         raise RuntimeError("secret message content")
 
-    monkeypatch.setattr(engine_module, "preparing", broken)
+    monkeypatch.setattr(request_module, "preparing", broken)
     callback = register(spy)
     history = claude_history()
     with caplog.at_level(logging.WARNING, logger="litellm_hygiene"):
@@ -208,7 +208,7 @@ async def test_internal_error_raises_when_fail_closed(
     def broken(*args: Any, **kwargs: Any) -> Any:
         raise RuntimeError("boom")
 
-    monkeypatch.setattr(engine_module, "preparing", broken)
+    monkeypatch.setattr(request_module, "preparing", broken)
     register(spy, fail_closed=True)
     with pytest.raises(Exception, match="boom"):
         await litellm.acompletion(model=MISTRAL, messages=claude_history(), mock_response="x")
@@ -432,7 +432,7 @@ async def test_a_bridged_request_litellm_resends_is_one_report_and_one_count(
         counted.append(dict(changes))
         observe_request(model, outcome, seconds, changes, restored)
 
-    monkeypatch.setattr("litellm_hygiene._integration._callback.observe_request", counting)
+    monkeypatch.setattr("litellm_hygiene._integration._prepare.observe_request", counting)
     callback = register(spy)
     history: list[dict[str, Any]] = [
         {"role": "user", "content": "What is 6*7?"},

@@ -18,6 +18,7 @@ from litellm_hygiene._integration._options import HygieneOptions
 from litellm_hygiene._integration._shapes import ChatView, anthropic_view
 from litellm_hygiene._integration._store import MemoryStore, Provenance
 from litellm_hygiene._integration._store._fingerprints import fingerprints
+from litellm_hygiene._recall import Recall
 from tests.support import preparing
 
 
@@ -226,9 +227,9 @@ def _view_noting(seen: list[tuple[str, bool, bool]]) -> Any:
     and whether it ran on the event loop's thread."""
     main = threading.get_ident()
 
-    def view_of(kwargs: Mapping[str, Any]) -> Any:
+    def view_of(kwargs: Mapping[str, Any], recall: Recall | None = None) -> Any:
         seen.append(("read", gc.isenabled(), threading.get_ident() == main))
-        view = anthropic_view(kwargs)
+        view = anthropic_view(kwargs, recall)
 
         def written(prepared: Any) -> Any:
             seen.append(("write", gc.isenabled(), threading.get_ident() == main))

@@ -29,6 +29,7 @@ from hypothesis import strategies as st
 from litellm_hygiene import from_openai, resolve_target
 from litellm_hygiene._anthropic import to_anthropic
 from litellm_hygiene._integration._engine import HygieneEngine
+from litellm_hygiene._integration._prepare import prepare_sync
 from litellm_hygiene._integration._report import CallReport
 from litellm_hygiene._integration._store import MemoryStore, Provenance, put_fingerprints
 from litellm_hygiene._openai._wire import OPENAI
@@ -130,7 +131,7 @@ def _kwargs(history: list[Json], model: str, shape: Shape) -> tuple[Json, str | 
 def _sent(engine: HygieneEngine, kwargs: Json, shape: str | None) -> tuple[Json, Json]:
     """What the hook hands LiteLLM for ``kwargs``, and the call's report."""
     report = CallReport()
-    prepared = engine.prepare_sync(kwargs, report, shape)
+    prepared = prepare_sync(engine, kwargs, report, shape)
     sent = prepared.apply(kwargs) if prepared is not None and prepared.changed else kwargs
     return sent, report.as_dict()
 
@@ -385,15 +386,15 @@ def test_the_engine_counts_what_it_recalled_and_what_it_forgot() -> None:
     engine = HygieneEngine(provenance_store="none", recall_max_mb=0.02)  # about 20 KB
     one, two = _conversation(6, "a"), _conversation(6, "b")
     for conversation in (one, one, [*one, {"role": "user", "content": "more"}]):
-        engine.prepare_sync(
-            {"model": "openai/gpt-4o", "messages": _fresh(conversation)}, CallReport()
+        prepare_sync(
+            engine, {"model": "openai/gpt-4o", "messages": _fresh(conversation)}, CallReport()
         )
     # The first is marked, the second remembered, the third finds the second's messages.
     assert engine.stats["recalled_messages"] == len(one)
     assert engine.stats["recall_evictions"] == 0
     for conversation in (two, two, _conversation(30, "c"), _conversation(30, "c")):
-        engine.prepare_sync(
-            {"model": "openai/gpt-4o", "messages": _fresh(conversation)}, CallReport()
+        prepare_sync(
+            engine, {"model": "openai/gpt-4o", "messages": _fresh(conversation)}, CallReport()
         )
     assert engine.stats["recall_evictions"] >= 1
     assert engine.recall.estimated_bytes <= engine.recall.max_bytes

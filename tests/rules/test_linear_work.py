@@ -31,6 +31,7 @@ from litellm_hygiene._integration._options import HygieneOptions
 from litellm_hygiene._integration._store import MemoryStore, put_fingerprints
 from litellm_hygiene._integration._store import _fingerprints as _fingerprint
 from litellm_hygiene._openai import _facts
+from litellm_hygiene._resolve import target_of
 from litellm_hygiene._rules import tool_call_id
 from litellm_hygiene._sanitize import sanitize_for_target
 
@@ -120,7 +121,7 @@ def test_the_hooks_request_work_is_the_same_per_message_at_any_length(
             for message in messages:
                 if message["role"] == "assistant":
                     put_fingerprints(store, message, provenance)
-        target_model = _request.target_of(kwargs)
+        target_model = target_of(kwargs)
         return functools.partial(_request._prepare_here, kwargs, target_model, options, store)
 
     ratio = growth(preparing, source, False)

@@ -28,6 +28,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from litellm_hygiene._integration._engine import HygieneEngine
+from litellm_hygiene._integration._prepare import prepare_sync
 from litellm_hygiene._integration._report import CallReport
 from tests.shapes.test_responses_shape import codex_sessions
 from tests.support.anthropic_strategies import anthropic_requests
@@ -102,7 +103,7 @@ def _unreadable_user(number: int) -> Json:
 
 def _prepared(engine: HygieneEngine, kwargs: Json, shape: str | None) -> tuple[Json, CallReport]:
     report = CallReport()
-    prepared = engine.prepare_sync(kwargs, report, shape)
+    prepared = prepare_sync(engine, kwargs, report, shape)
     changed = prepared is not None and prepared.changed  # as the hook applies it
     return (prepared.apply(kwargs) if prepared is not None and changed else kwargs), report
 

@@ -11,14 +11,11 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from litellm_hygiene._integration._options import HygieneOptions
-from litellm_hygiene._integration._request import (
-    Prepared,
-    ShapedCall,
-    preparing,
-    preparing_shaped,
-)
+from litellm_hygiene._integration._prepared import Prepared
+from litellm_hygiene._integration._request import ShapedCall, preparing, preparing_shaped
 from litellm_hygiene._integration._steps import run, run_sync
 from litellm_hygiene._integration._store import ProvenanceStore
+from litellm_hygiene._recall import Recall
 
 
 async def prepare_request(
@@ -39,7 +36,7 @@ async def prepare_shaped(
     kwargs: Mapping[str, Any],
     options: HygieneOptions,
     store: ProvenanceStore | None,
-    view_of: Callable[[Mapping[str, Any]], ShapedCall],
+    view_of: Callable[[Mapping[str, Any], Recall | None], ShapedCall],
 ) -> tuple[dict[str, Any], Prepared]:
     """The core on a call of another shape, read by ``view_of``, in an event loop."""
     return await run(preparing_shaped(kwargs, options, store, view_of), options, store)

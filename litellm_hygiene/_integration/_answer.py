@@ -1,0 +1,292 @@
+"""The answer side: what hygiene does with what a deployment call gives back.
+
+Read from the top; each function is one of LiteLLM's hooks' work:
+
+- :func:`after_call` (a deployment's answer): a chat answer is stamped with the
+  deployment it came from (:mod:`._annotate`), its fingerprints remembered in the
+  provenance store, its overflow flagged with the deployment's window and the
+  provider's raw stop reason, and the report attached to its hidden params. The answer
+  of a ``/v1/messages`` or ``/v1/responses`` call sent as it is is not stamped (the
+  client keeps only its content): its turns' fingerprints are remembered and its
+  overflow flagged.
+- :func:`after_failure` (a deployment's error): an overflow error is recorded in the
+  report before LiteLLM's failure logging reads the call's metadata.
+- :func:`after_stream` (a streamed answer LiteLLM assembled): its provenance remembered,
+  its overflow flagged; :func:`closing_chunk` stamps the delta of a streamed chat
+  answer's closing chunk.
+
+Each step fails on its own: a store that cannot record the stamp does not cost the
+overflow flag, and nothing costs the caller the answer. :func:`annotate` and
+:func:`annotate_sync` are the chat answer's steps alone, for the SDK's wrappers.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Mapping
+from typing import Any
+
+from litellm import ModelResponse
+
+from .._resolve import target_of
+from .._target import TargetModel
+from .._wire._keys import STAMP_KEY
+from ._annotate import attach_report, provenance_of, response_overflow, stamp
+from ._engine import HygieneEngine, logger, target_label
+from ._metadata import update_published
+from ._metrics import model_label, observe_overflow
+from ._overflow_errors import token_overflow_of
+from ._report import CallReport, call_id_of
+from ._routes import messages_route
+from ._shapes import CHAT, RequestShape, call_type_name, shape_of
+from ._steps import Record, Steps, run, run_sync
+from ._store import Provenance
+
+__all__ = [
+    "after_call",
+    "after_failure",
+    "after_stream",
+    "annotate",
+    "annotate_sync",
+    "closing_chunk",
+    "remember",
+]
+
+
+async def after_call(
+    engine: HygieneEngine, request_data: dict[str, Any], response: Any, call_type: str | None
+) -> Any:
+    """The answer of a deployment call, annotated; ``None``: the answer as it came."""
+    served = shape_of(request_data, call_type)
+    if served is None:
+        return None
+    call_id = call_id_of(request_data)
+    if served.is_chat:
+        landed = engine.reports.get(call_id)
+        if landed is not None:
+            landed.in_flight = False  # the hop is over: a later call of its id is another's
+        if not isinstance(response, ModelResponse):
+            return None
+    report = engine.reports.get_or_open(call_id)
+    flagged = report.overflow is not None
+    if isinstance(response, ModelResponse) and served.is_chat:
+        await annotate(engine, request_data, response, report)
+    else:
+        target = await _remember_answer(engine, served, request_data, response, report, _ANSWER)
+        if target is not None and isinstance(response, Mapping):
+            _flag(engine, response, target, request_data, report)
+    _publish(request_data, report, flagged)
+    return response if served.is_chat else None
+
+
+async def after_failure(
+    engine: HygieneEngine, request_data: Mapping[str, Any], error: Exception, call_type: str | None
+) -> None:
+    """Record an overflow error in the call's report (and its published metadata)."""
+    served = shape_of(request_data, call_type)
+    if served is None:
+        return
+    report = engine.reports.get(call_id_of(request_data))
+    if report is None:
+        return
+    if served.is_chat:
+        report.in_flight = False  # the hop is over
+    if _is_resent(error):
+        report.resent = True
+    if report.overflow is not None:
+        return
+    try:
+        report.overflow = token_overflow_of(error, None)
+    except Exception as err:
+        engine.internal_error("overflow detection", err)
+        return
+    _publish(request_data, report, False)
+
+
+async def after_stream(engine: HygieneEngine, kwargs: dict[str, Any], response: Any) -> None:
+    """Remember the provenance of a streamed answer once LiteLLM assembled it.
+
+    A ``/v1/messages`` or ``/v1/responses`` call sent as it is has no other hook for its
+    stream: LiteLLM assembles a native Anthropic stream into a ``ModelResponse`` here, a
+    Responses stream into a ``ResponsesAPIResponse``; its provenance is the one of its
+    route's target, and its overflow is flagged here (counted, logged and in the metrics:
+    the stream's headers went out before its end was known).
+    """
+    if not kwargs.get("stream"):
+        return
+    call_type = call_type_name(kwargs.get("call_type"))
+    served = shape_of(kwargs, call_type)
+    if served is not None and not served.is_chat:
+        report = engine.reports.get_or_open(call_id_of(kwargs))
+        flagged = report.overflow is not None
+        target = await _remember_answer(engine, served, kwargs, response, report, _STREAM)
+        if target is not None:
+            engine.stats["stream_answers"] += 1
+            if isinstance(response, ModelResponse | Mapping):
+                _flag(engine, response, target, kwargs, report)
+        _publish(kwargs, report, flagged)
+        return
+    if not engine.options.stamp_responses:
+        return
+    try:
+        if call_type == "anthropic_messages" and messages_route(kwargs) == "responses":
+            return  # its inner Responses call's hooks remembered it, as that route's
+        if not isinstance(response, ModelResponse):
+            return
+        provenance = provenance_of(target_of(kwargs))
+        for choice in response.choices or ():
+            message = getattr(choice, "message", None)
+            if message is not None:
+                await remember(engine, message, provenance)
+    except Exception as err:
+        engine.internal_error("stream provenance", err)
+
+
+def closing_chunk(
+    engine: HygieneEngine, request_data: Mapping[str, Any], chunk: Any, call_type: str | None
+) -> Any:
+    """Stamp the delta of the chunk that closes a streamed chat answer; ``None``: as it is."""
+    if not engine.options.stamp_responses or call_type not in CHAT.call_types:
+        return None
+    for choice in getattr(chunk, "choices", None) or ():
+        delta = getattr(choice, "delta", None)
+        if getattr(choice, "finish_reason", None) is None or delta is None:
+            continue
+        try:
+            value = provenance_of(target_of(request_data)).as_stamp()
+            setattr(delta, STAMP_KEY, value)
+        except Exception as err:
+            engine.internal_error("stream stamp", err)
+    return chunk
+
+
+async def annotate(
+    engine: HygieneEngine,
+    request_data: Mapping[str, Any],
+    response: ModelResponse,
+    report: CallReport,
+) -> None:
+    """Stamp a chat answer, remember it, flag overflow, attach the report; never raises."""
+    await run(_annotating(engine, request_data, response, report), engine.options, engine.store)
+
+
+def annotate_sync(
+    engine: HygieneEngine,
+    request_data: Mapping[str, Any],
+    response: ModelResponse,
+    report: CallReport,
+) -> None:
+    """:func:`annotate` for the sync SDK wrappers."""
+    steps = _annotating(engine, request_data, response, report)
+    run_sync(steps, engine.options, engine.store)
+
+
+def _annotating(
+    engine: HygieneEngine,
+    request_data: Mapping[str, Any],
+    response: ModelResponse,
+    report: CallReport,
+) -> Steps[None]:
+    """:func:`annotate`'s steps: written once for both drivers."""
+    try:
+        target: TargetModel | None = target_of(request_data)
+    except Exception as err:
+        engine.internal_error("response target", err)
+        target = None
+    if target is not None:
+        report.target = report.target or target_label(target)
+        if engine.options.stamp_responses:
+            provenance = provenance_of(target)
+            try:
+                for message in stamp(response, provenance):
+                    yield from _remembering(engine, message, provenance)
+            except Exception as err:
+                engine.internal_error("response stamp", err)
+        _flag(engine, response, target, request_data, report)
+    attach_report(response, report)
+
+
+_ANSWER = ("response target", "response fingerprints")
+_STREAM = ("stream target", "stream provenance")
+"""How a failure to tell the target of an answer, and to remember it, is counted."""
+
+
+async def _remember_answer(
+    engine: HygieneEngine,
+    served: RequestShape,
+    kwargs: Mapping[str, Any],
+    response: Any,
+    report: CallReport,
+    where: tuple[str, str],
+) -> TargetModel | None:
+    """The target of a call of another shape (on ``report``), its answer remembered.
+
+    The answer's turns are remembered under the target; ``None`` when the target
+    cannot be told.
+    """
+    assert served.target is not None and served.answer is not None  # not chat
+    try:
+        target = served.target(kwargs)
+    except Exception as err:
+        engine.internal_error(where[0], err)
+        return None
+    report.target = report.target or target_label(target)
+    if engine.options.stamp_responses:
+        try:
+            provenance = provenance_of(target)
+            for turn in served.answer(response):
+                await remember(engine, turn, provenance)
+        except Exception as err:
+            engine.internal_error(where[1], err)
+    return target
+
+
+def _flag(
+    engine: HygieneEngine,
+    response: ModelResponse | Mapping[str, Any],
+    target: TargetModel,
+    request_data: Mapping[str, Any],
+    report: CallReport,
+) -> None:
+    """Flag an overflow the answer shows (its stop reason and usage, ``target``'s window)."""
+    try:
+        report.overflow = response_overflow(response, target, request_data)
+    except Exception as err:
+        engine.internal_error("overflow detection", err)
+        return
+    if report.overflow is not None:
+        engine.stats["overflow_flagged"] += 1
+        logger.info(
+            "litellm_hygiene: response from %s overflowed its context window (%s)",
+            report.target,
+            report.overflow.signal,
+        )
+
+
+async def remember(engine: HygieneEngine, message: Any, provenance: Provenance) -> None:
+    """Record an answer's provenance under its fingerprints; failures are counted."""
+    await run(_remembering(engine, message, provenance), engine.options, engine.store)
+
+
+def _remembering(engine: HygieneEngine, message: Any, provenance: Provenance) -> Steps[None]:
+    """Record ``message``'s provenance; a store failure is counted, never raised."""
+    if engine.store is None:
+        return
+    try:
+        yield Record(message, provenance)
+    except Exception as err:
+        engine.store_failed(type(err).__name__)
+
+
+def _publish(request_data: Mapping[str, Any], report: CallReport, flagged: bool) -> None:
+    """Complete the published report; count an overflow seen for the first time."""
+    if report.overflow is not None and not flagged:
+        observe_overflow(model_label(request_data, report.target), report.overflow.kind)
+    update_published(report)
+
+
+def _is_resent(error: Exception) -> bool:
+    """Whether LiteLLM sends the failed call again itself (1.110: ``resent_on``)."""
+    context = importlib.import_module("litellm._internal_context")
+    is_resent_failure = getattr(context, "is_resent_failure", None)  # not before 1.110
+    return is_resent_failure is not None and bool(is_resent_failure(error))
