@@ -67,7 +67,7 @@ DEMO_TARGETS: tuple[DemoTarget, ...] = (
     DemoTarget(
         "Anthropic (the same Claude)",
         f"anthropic/{_CLAUDE}",
-        "anthropic",
+        "anthropic-messages",
         "",
         anthropic.message(anthropic.text(ANSWER), model=_CLAUDE, seed="demo"),
         {"thinking": {"type": "enabled", "budget_tokens": 1024}, "max_tokens": 2048},
@@ -75,7 +75,7 @@ DEMO_TARGETS: tuple[DemoTarget, ...] = (
     DemoTarget(
         "Bedrock Converse (Claude)",
         f"bedrock/converse/us.anthropic.{_CLAUDE}-v1:0",
-        "bedrock",
+        "bedrock-converse",
         "",
         bedrock.converse(bedrock.text(ANSWER)),
         # Thinking on, as for Claude above: the recorded turns are another deployment's,
@@ -92,7 +92,7 @@ DEMO_TARGETS: tuple[DemoTarget, ...] = (
     DemoTarget(
         "OpenAI Responses",
         "openai/responses/gpt-5",
-        "responses",
+        "openai-responses",
         "/v1",
         responses.response(
             responses.message(ANSWER, seed="demo"), model="gpt-5-2025-08-07", seed="demo"
@@ -131,7 +131,7 @@ DEMO_TARGETS: tuple[DemoTarget, ...] = (
     DemoTarget(
         "Claude Code session to Claude on Bedrock (/v1/messages)",
         f"bedrock/us.anthropic.{_CLAUDE}-v1:0",
-        "anthropic",
+        "anthropic-messages",
         "",
         anthropic.message(anthropic.text(ANSWER), model=_CLAUDE, seed="cc"),
         {**FAKE_AWS, "thinking": {"type": "enabled", "budget_tokens": 1024}, "max_tokens": 2048},
@@ -140,7 +140,7 @@ DEMO_TARGETS: tuple[DemoTarget, ...] = (
     DemoTarget(
         "Codex session to GPT-5 (/v1/responses)",
         "openai/gpt-5",
-        "responses",
+        "openai-responses",
         "/v1",
         responses.response(
             responses.message(ANSWER, seed="codex"), model="gpt-5-2025-08-07", seed="codex"

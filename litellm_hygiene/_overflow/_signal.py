@@ -10,7 +10,16 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-__all__ = ["FILLER", "LENGTH_STOP_FILL_PERCENT", "NUMBER", "Dialect", "Signal", "Verdict", "rx"]
+__all__ = [
+    "FILLER",
+    "LENGTH_STOP_FILL_PERCENT",
+    "NUMBER",
+    "WORDING_ONLY",
+    "Dialect",
+    "Signal",
+    "Verdict",
+    "rx",
+]
 
 Dialect = Literal[
     "ai21",
@@ -45,9 +54,15 @@ Dialect = Literal[
     "xai",
     "zai",
 ]
-"""A provider wording family. Names follow LiteLLM's provider keys where one exists, so
-a provider hint from an exception's ``llm_provider`` lines up with a row. ``generic``
-marks wording shared by many OpenAI-compatible servers."""
+"""A provider wording family, named by LiteLLM's provider key (``custom_llm_provider``,
+what :attr:`TargetModel.provider <litellm_hygiene.TargetModel.provider>` holds), so a
+provider hint from an exception's ``llm_provider`` lines up with a row; the names no
+provider key has are :data:`WORDING_ONLY`."""
+
+WORDING_ONLY: tuple[Dialect, ...] = ("generic", "litellm", "llamacpp")
+"""Wording families no LiteLLM provider key names: ``generic``, wording shared by many
+OpenAI-compatible servers; ``litellm``, LiteLLM's own; ``llamacpp``, llama.cpp's server,
+reached as an OpenAI-compatible one."""
 
 Verdict = Literal["exclude", "error_code", "stop_reason", "error_pattern", "request_too_large"]
 """What a matching row means: ``exclude`` stops detection with "not an overflow"; the

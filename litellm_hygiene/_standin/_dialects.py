@@ -177,11 +177,11 @@ _RESPONSES = Dialect(
 )
 
 DIALECTS: dict[WireApi, Dialect] = {
-    "anthropic": _ANTHROPIC,
-    "bedrock": _BEDROCK,
+    "anthropic-messages": _ANTHROPIC,
+    "bedrock-converse": _BEDROCK,
     "gemini": _GEMINI,
     "openai-chat": _OPENAI_CHAT,
     "mistral": _MISTRAL,
-    "responses": _RESPONSES,
+    "openai-responses": _RESPONSES,
 }
 """Every API the stand-in judges, with its side of a scripted tool loop."""

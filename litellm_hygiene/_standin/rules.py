@@ -31,7 +31,11 @@ __all__ = [
     "violations",
 ]
 
-WireApi = Literal["anthropic", "bedrock", "gemini", "openai-chat", "mistral", "responses"]
+WireApi = Literal[
+    "anthropic-messages", "bedrock-converse", "gemini", "openai-chat", "mistral", "openai-responses"
+]
+"""The wire APIs the stand-in judges: values of the package's one vocabulary for a wire
+protocol (``_messages.Api``, what a target's ``api`` and a turn's provenance name)."""
 
 ANTHROPIC_TOOL_ID = re.compile(r"^[a-zA-Z0-9_-]+$")
 """Anthropic (and Bedrock's ``toolUseId``) accept only this alphabet."""
@@ -353,12 +357,12 @@ def _lone_reasoning(items: list[Any]) -> Iterator[WireProblem]:
 
 
 _CHECKS: dict[WireApi, Callable[[Any], Iterator[WireProblem]]] = {
-    "anthropic": lambda body: _anthropic(body),
-    "bedrock": _bedrock,
+    "anthropic-messages": lambda body: _anthropic(body),
+    "bedrock-converse": _bedrock,
     "gemini": _gemini,
     "openai-chat": lambda body: _chat(body, None),
     "mistral": lambda body: itertools.chain(_chat(body, MISTRAL_TOOL_ID), _mistral_order(body)),
-    "responses": _responses,
+    "openai-responses": _responses,
 }
 
 
@@ -370,7 +374,7 @@ def problems(api: WireApi, body: Any, model: str | None = None) -> list[WireProb
     litellm_hygiene's stamp must never reach a provider.
     """
     check = _CHECKS[api]
-    found = list(_anthropic(body, model) if api == "anthropic" else check(body))
+    found = list(_anthropic(body, model) if api == "anthropic-messages" else check(body))
     if contains(body, '"litellm_hygiene"'):
         found.append(WireProblem("stamp", "the litellm_hygiene stamp reached the wire"))
     return found

@@ -28,10 +28,10 @@ _MISTRAL = re.compile(r"mistral|mixtral|codestral|pixtral|devstral|ministral|mag
 """Mistral models share OpenAI's route but not its rules (9-character tool ids...)."""
 
 _BY_ROUTE: dict[str, WireApi] = {
-    "anthropic-messages": "anthropic",
+    "anthropic-messages": "anthropic-messages",
     "gemini": "gemini",
-    "responses": "responses",
-    "bedrock": "bedrock",
+    "responses": "openai-responses",
+    "bedrock": "bedrock-converse",
 }
 
 
@@ -45,13 +45,13 @@ def api_of(request: ReceivedRequest) -> WireApi | None:
 
 def _accept(api: WireApi, model: str) -> Reply:
     text = ANSWER.format(api=api)
-    if api == "anthropic":
+    if api == "anthropic-messages":
         return anthropic.message(anthropic.text(text), model=model, seed=model)
     if api == "gemini":
         return gemini.generate_content(gemini.text(text), model_version=model, seed=model)
-    if api == "responses":
+    if api == "openai-responses":
         return responses.response(responses.message(text, seed=model), model=model, seed=model)
-    if api == "bedrock":
+    if api == "bedrock-converse":
         return bedrock.converse(bedrock.text(text))
     if api == "mistral":
         return mistral.completion(text, model=model, seed=model)

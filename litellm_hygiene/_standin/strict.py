@@ -31,12 +31,12 @@ __all__ = [
 ]
 
 ROUTE_OF_API: dict[WireApi, Route] = {
-    "anthropic": "anthropic-messages",
-    "bedrock": "bedrock",
+    "anthropic-messages": "anthropic-messages",
+    "bedrock-converse": "bedrock",
     "gemini": "gemini",
     "openai-chat": "chat-completions",
     "mistral": "chat-completions",
-    "responses": "responses",
+    "openai-responses": "responses",
 }
 """The endpoint each wire API is served on."""
 
@@ -70,29 +70,33 @@ _THINKING_FIRST = (
 _EXTRA = "Extra inputs are not permitted, field: 'messages[{index}].{subject}'"
 
 WORDING: dict[tuple[WireApi, ProblemKind], str] = {
-    ("anthropic", "tool_id"): (
+    ("anthropic-messages", "tool_id"): (
         "messages.{index}.content.{part}.tool_use.id: String should match pattern "
         "'^[a-zA-Z0-9_-]+$'"
     ),
-    ("anthropic", "unanswered_call"): _ANTHROPIC_UNANSWERED,
-    ("anthropic", "orphan_result"): _ANTHROPIC_ORPHAN,
-    ("anthropic", "thinking_first"): _THINKING_FIRST,
-    ("anthropic", "system_role"): "messages.{index}.role: Input should be 'user' or 'assistant'",
-    ("anthropic", "system_first"): (
+    ("anthropic-messages", "unanswered_call"): _ANTHROPIC_UNANSWERED,
+    ("anthropic-messages", "orphan_result"): _ANTHROPIC_ORPHAN,
+    ("anthropic-messages", "thinking_first"): _THINKING_FIRST,
+    (
+        "anthropic-messages",
+        "system_role",
+    ): "messages.{index}.role: Input should be 'user' or 'assistant'",
+    ("anthropic-messages", "system_first"): (
         "messages.0: use the top-level 'system' parameter for the initial system prompt"
     ),
-    ("anthropic", "system_placement"): (
+    ("anthropic-messages", "system_placement"): (
         "messages.{index}: a `system` message must immediately follow a `user` message"
     ),
-    ("bedrock", "tool_id"): (
+    ("bedrock-converse", "tool_id"): (
         "Value at 'messages.{index}.member.content.{part}.member.toolUse.toolUseId' failed "
         "to satisfy constraint: Member must satisfy regular expression pattern: [a-zA-Z0-9_-]+"
     ),
-    ("bedrock", "unanswered_call"): (
+    ("bedrock-converse", "unanswered_call"): (
         "Expected toolResult blocks at messages.{next}.content for the following Ids: {subject}"
     ),
-    ("bedrock", "thinking_first"): "The model returned the following errors: " + _THINKING_FIRST,
-    ("bedrock", "orphan_result"): (
+    ("bedrock-converse", "thinking_first"): "The model returned the following errors: "
+    + _THINKING_FIRST,
+    ("bedrock-converse", "orphan_result"): (
         "The number of toolResult blocks at messages.{index}.content exceeds the number of "
         "toolUse blocks of previous turn."
     ),
@@ -112,19 +116,19 @@ WORDING: dict[tuple[WireApi, ProblemKind], str] = {
     ("gemini", "orphan_result"): (
         "Please ensure that function response turn comes immediately after a function call turn."
     ),
-    ("responses", "unanswered_call"): "No tool output found for function call {subject}.",
-    ("responses", "orphan_result"): (
+    ("openai-responses", "unanswered_call"): "No tool output found for function call {subject}.",
+    ("openai-responses", "orphan_result"): (
         "No tool call found for function call output with call_id {subject}."
     ),
-    ("responses", "id_too_long"): (
+    ("openai-responses", "id_too_long"): (
         "Invalid 'input[{index}].{subject_key}': string too long. Expected a string with "
         "maximum length 64, but got a string with length {subject_length} instead."
     ),
-    ("responses", "id_prefix"): (
+    ("openai-responses", "id_prefix"): (
         "Invalid 'input[{index}].id': '{subject}'. Expected an ID that begins with 'fc'."
     ),
-    ("responses", "unknown_key"): "Unknown parameter: 'input[{index}].{subject}'.",
-    ("responses", "lone_reasoning"): (
+    ("openai-responses", "unknown_key"): "Unknown parameter: 'input[{index}].{subject}'.",
+    ("openai-responses", "lone_reasoning"): (
         "Item '{subject}' of type 'reasoning' was provided without its required following item."
     ),
 }
@@ -158,9 +162,9 @@ def rejection(api: WireApi, found: list[WireProblem]) -> Reply:
     """The 400 ``api`` answers a request whose first problem is ``found[0]``."""
     text = provider_message(api, found[0])
     route = ROUTE_OF_API[api]
-    if api == "anthropic":
+    if api == "anthropic-messages":
         return anthropic.error(400, "invalid_request_error", text, seed=text)
-    if api == "bedrock":
+    if api == "bedrock-converse":
         errortype = "ValidationException:http://internal.amazon.com/coral/com.amazon.bedrock/"
         return Reply(
             route=route, status=400, body={"message": text}, headers={"x-amzn-errortype": errortype}

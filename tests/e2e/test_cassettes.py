@@ -118,7 +118,7 @@ TARGETS = [
         "openai_responses",
         "responses",
         "openai/responses/gpt-5",
-        "responses",
+        "openai-responses",
         {"provider": "openai", "api": "openai-responses", "model": "gpt-5"},
         openai_responses.response(
             openai_responses.reasoning(["**Comparing**\n\n24 > 18."], seed="or"),
@@ -139,7 +139,7 @@ TARGETS = [
         "bedrock_converse",
         "bedrock",
         "bedrock/converse/us.anthropic.claude-sonnet-4-5-20250929-v1:0",
-        "bedrock",
+        "bedrock-converse",
         {
             "provider": "bedrock",
             "api": "bedrock-converse",
@@ -216,7 +216,7 @@ async def test_claude_back_to_claude_keeps_its_own_thinking(
             thinking=THINKING,
         )
     sent, claude_answer = wire.requests[1].body, wire.response_bodies[0]
-    assert violations("anthropic", sent) == []
+    assert violations("anthropic-messages", sent) == []
     replayed = sent["messages"][1]["content"]
     assert replayed[0] == claude_answer["content"][0], "own thinking must replay byte for byte"
     assert [b["id"] for b in replayed if b["type"] == "tool_use"] == [

@@ -117,7 +117,7 @@ async def test_errored_turn_then_fallback(
 
     assert not is_context_overflow(failed.value), "a refused key is not an overflow"
     to_claude, to_mistral = wire.requests[1].body, wire.requests[2].body
-    assert violations("anthropic", to_claude) == []
+    assert violations("anthropic-messages", to_claude) == []
     assert violations("mistral", to_mistral) == []
     for call in message.tool_calls:
         assert contains(to_claude, call.id), "Anthropic accepts OpenAI's call_ ids"
@@ -151,7 +151,7 @@ async def test_interrupted_tool_call(
             )
 
     sent = wire.requests[1].body
-    family = {"openai_chat": "openai-chat", "mistral": "mistral"}.get(target, "anthropic")
+    family = {"openai_chat": "openai-chat", "mistral": "mistral"}.get(target, "anthropic-messages")
     assert violations(family, sent) == []  # type: ignore[arg-type]
     if target == "mistral":
         roles = [m["role"] for m in sent["messages"]]

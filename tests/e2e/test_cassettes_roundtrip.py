@@ -128,7 +128,7 @@ async def test_gemini_3_signatures_survive_a_detour_through_claude(
     gemini_answer = wire.response_bodies[0]
     minted = gemini_calls(gemini_answer)[0]["thoughtSignature"]
     to_claude, back_to_gemini = wire.requests[1].body, wire.requests[2].body
-    assert violations("anthropic", to_claude) == []
+    assert violations("anthropic-messages", to_claude) == []
     assert not contains(to_claude, minted), "a Gemini signature reached Anthropic"
     assert not contains(to_claude, "__thought__")
 
@@ -151,7 +151,7 @@ RESPONSES_TARGETS: list[tuple[str, Provider, str, WireApi, Reply]] = [
         "anthropic",
         "anthropic",
         CLAUDE,
-        "anthropic",
+        "anthropic-messages",
         anthropic.message(anthropic.text(ANSWER), model=CLAUDE_ID, seed="resp-claude"),
     ),
     (

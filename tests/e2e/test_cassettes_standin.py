@@ -128,7 +128,7 @@ def test_builders_are_deterministic() -> None:
             ["messages[0] carries response-only keys ['thinking_blocks']"],
         ),
         (
-            "anthropic",
+            "anthropic-messages",
             {
                 "messages": [
                     {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t"}]},
@@ -145,12 +145,12 @@ def test_builders_are_deterministic() -> None:
             ],
         ),
         (
-            "responses",
+            "openai-responses",
             {"input": [{"type": "reasoning", "id": "rs_1"}, {"type": "message"}]},
             [],
         ),
         (
-            "responses",
+            "openai-responses",
             {"input": [{"type": "reasoning", "id": "rs_1"}]},
             ["input[0] reasoning item without its following item"],
         ),
@@ -160,7 +160,7 @@ def test_builders_are_deterministic() -> None:
             ["call 'f' has no result"],
         ),
         (
-            "bedrock",
+            "bedrock-converse",
             {"messages": [{"role": "user", "content": [{"text": "hi"}]}], "litellm_hygiene": {}},
             ["the litellm_hygiene stamp reached the wire"],
         ),

@@ -213,7 +213,7 @@ async def test_signed_thinking_on_the_wire_after_trimming(
     assert contains(whole, SIGNATURE)
     for body in (loop, new_turn):
         assert not contains(body, SIGNATURE), "bound to a prefix the trim changed"
-        assert violations("anthropic", body) == []
+        assert violations("anthropic-messages", body) == []
         assert len(body["messages"]) < len(whole["messages"])
     assert "thinking" not in loop, "its last turn lost its thinking: the loop goes without"
     assert new_turn["thinking"] == THINKING, "a new user turn needs no earlier thinking"

@@ -36,7 +36,9 @@ ROOT = Path(__file__).resolve().parents[2]
 # the bodies LiteLLM sends, the fuzz campaign, the callback (fingerprints), and the
 # coding agents' request shapes and routes.
 ON_THE_WHEEL = (
-    "tests/rules/test_one_rule_cases.py",
+    "tests/rules/test_ids.py",
+    "tests/rules/test_turns.py",
+    "tests/rules/test_content.py",
     "tests/rules/test_rules_properties.py",
     "tests/rules/test_fast_checks.py",
     "tests/rules/test_passes.py",
@@ -44,7 +46,6 @@ ON_THE_WHEEL = (
     "tests/shapes/test_second_wire.py",
     "tests/rules/test_pass_images.py",
     "tests/shapes/test_openai_convert.py",
-    "tests/rules/test_accepted_requests.py",
     "tests/rules/test_fuzz.py",
     "tests/integration/test_callback.py",
     "tests/shapes/test_anthropic_shape.py",

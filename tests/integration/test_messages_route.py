@@ -196,7 +196,7 @@ async def test_a_streamed_interrupted_call_is_answered(standin: StandIn, model: 
     kinds = [event["type"] for event in events]
     assert (kinds[0], kinds[-2:]) == ("message_start", ["message_delta", "message_stop"])
     (text,) = anthropic_content(events)
-    assert text == {"type": "text", "text": ANSWER.format(api="anthropic")}
+    assert text == {"type": "text", "text": ANSWER.format(api="anthropic-messages")}
 
 
 @pytest.mark.parametrize("model", [CLAUDE, CLAUDE_BEDROCK])

@@ -180,7 +180,7 @@ async def test_a_streamed_interrupted_call_gets_its_output(standin: StandIn) -> 
     kinds = [event.type for event in events]
     assert (kinds[0], kinds[-1]) == ("response.created", "response.completed")
     (item,) = done_items(events)
-    assert item["content"][0]["text"] == ANSWER.format(api="responses")
+    assert item["content"][0]["text"] == ANSWER.format(api="openai-responses")
     assert events[-1].response.output[0].content[0].text == item["content"][0]["text"]
 
 

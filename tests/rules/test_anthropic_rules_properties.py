@@ -66,7 +66,7 @@ def test_the_output_is_valid_a_fixed_point_and_the_input_untouched(
     body: dict[str, Any] = {"messages": result.messages}
     if "thinking" in result.params and model.startswith("anthropic/"):
         body["thinking"] = result.params["thinking"]
-    assert problems("anthropic", body, model.split("/")[-1]) == []
+    assert problems("anthropic-messages", body, model.split("/")[-1]) == []
 
 
 @st.composite

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any, get_args
 
 import pytest
+from litellm.types.utils import LlmProviders
 
 from litellm_hygiene import resolve_target, sanitize_messages, validate_messages
 from litellm_hygiene._families import (
@@ -30,8 +31,12 @@ from litellm_hygiene._families import (
 from litellm_hygiene._families._profile import Profile, WireStyle
 from litellm_hygiene._messages import Api
 from litellm_hygiene._openai._evidence import evidence
+from litellm_hygiene._overflow._signal import WORDING_ONLY, Dialect
 from litellm_hygiene._rules import RULES
 from litellm_hygiene._rules._wording import DEFAULTS, ErrorKind, PathKind, wording
+from litellm_hygiene._standin._dialects import DIALECTS
+from litellm_hygiene._standin.rules import WireApi
+from litellm_hygiene._standin.strict import ROUTE_OF_API
 from litellm_hygiene._target import Family
 
 PACKAGE = Path(__file__).resolve().parents[2] / "litellm_hygiene"
@@ -213,6 +218,29 @@ def test_the_evidence_tables_are_the_profiles() -> None:
     assert evidence(mistral_like) == PROFILES["mistral"].apis
     claude_like = {"role": "assistant", "tool_calls": [{"id": "toolu_01", "function": {}}]}
     assert evidence(claude_like) == PROFILES["anthropic"].apis
+
+
+def test_the_stand_in_names_wire_apis_in_the_packages_vocabulary() -> None:
+    """One vocabulary for a wire protocol: the stand-in judges ``Api`` values."""
+    assert set(get_args(WireApi)) <= set(get_args(Api))
+    assert set(DIALECTS) == set(get_args(WireApi)) == set(ROUTE_OF_API)
+
+
+def test_overflow_wording_is_keyed_by_litellms_provider_keys() -> None:
+    """The overflow dialects are named as a target's provider is (LiteLLM's keys)."""
+    keys = {provider.value for provider in LlmProviders}
+    assert {d for d in get_args(Dialect) if d not in keys} == set(WORDING_ONLY)
+    assert {target.provider for target in map(resolve_target, _SOME_MODELS)} <= keys
+
+
+_SOME_MODELS = (
+    "anthropic/claude-sonnet-4-5",
+    "bedrock/converse/us.anthropic.claude-sonnet-4-5-20250929-v1:0",
+    "gemini/gemini-2.5-pro",
+    "mistral/mistral-large-latest",
+    "openai/gpt-4o",
+    "deepseek/deepseek-reasoner",
+)
 
 
 @pytest.mark.parametrize(

@@ -290,18 +290,24 @@ def _anthropic_body(first: dict[str, Any], thinking: Any = THINKING) -> dict[str
 
 def test_the_standin_rejects_an_open_loop_that_does_not_start_with_thinking() -> None:
     tool_use = {"type": "tool_use", "id": "toolu_1", "name": "f", "input": {}}
-    (problem,) = problems("anthropic", _anthropic_body(tool_use))
-    assert provider_message("anthropic", problem).startswith(
+    (problem,) = problems("anthropic-messages", _anthropic_body(tool_use))
+    assert provider_message("anthropic-messages", problem).startswith(
         "messages.1.content.0.type: Expected `thinking` or `redacted_thinking`, but found "
         "`tool_use`. When `thinking` is enabled, a final `assistant` message must start"
     )
-    (problem,) = problems("anthropic", _anthropic_body({"type": "text", "text": "x"}))
-    assert "but found `text`" in provider_message("anthropic", problem)
+    (problem,) = problems("anthropic-messages", _anthropic_body({"type": "text", "text": "x"}))
+    assert "but found `text`" in provider_message("anthropic-messages", problem)
     signed = {"type": "thinking", "thinking": "t", "signature": SIGNATURE}
-    assert problems("anthropic", _anthropic_body(signed)) == []
-    assert problems("anthropic", _anthropic_body({"type": "redacted_thinking", "data": "d"})) == []
-    assert problems("anthropic", _anthropic_body(tool_use, thinking=None)) == []
-    assert problems("anthropic", _anthropic_body(tool_use, thinking={"type": "disabled"})) == []
+    assert problems("anthropic-messages", _anthropic_body(signed)) == []
+    assert (
+        problems("anthropic-messages", _anthropic_body({"type": "redacted_thinking", "data": "d"}))
+        == []
+    )
+    assert problems("anthropic-messages", _anthropic_body(tool_use, thinking=None)) == []
+    assert (
+        problems("anthropic-messages", _anthropic_body(tool_use, thinking={"type": "disabled"}))
+        == []
+    )
 
 
 def test_the_standin_judges_claude_on_bedrock_alike() -> None:
@@ -313,14 +319,14 @@ def test_the_standin_judges_claude_on_bedrock_alike() -> None:
             {"role": "user", "content": [{"toolResult": {"toolUseId": "t", "content": []}}]},
         ],
     }
-    (problem,) = problems("bedrock", body)
+    (problem,) = problems("bedrock-converse", body)
     assert problem.kind == "thinking_first"
-    assert provider_message("bedrock", problem).startswith(
+    assert provider_message("bedrock-converse", problem).startswith(
         "The model returned the following errors: messages.1.content.0.type: Expected"
     )
     reasoning = {"reasoningContent": {"reasoningText": {"text": "t", "signature": "s"}}}
     body["messages"][1]["content"].insert(0, reasoning)
-    assert problems("bedrock", body) == []
+    assert problems("bedrock-converse", body) == []
 
 
 # -- on the wire, through LiteLLM ------------------------------------------------------

@@ -92,7 +92,7 @@ def _refused_for_thinking(messages: list[Any], thinking: bool) -> bool:
         litellm_params={},
         headers={},
     )
-    return any(p.kind == "thinking_first" for p in problems("anthropic", body))
+    return any(p.kind == "thinking_first" for p in problems("anthropic-messages", body))
 
 
 def _thinking_in_a_list(messages: list[dict[str, Any]]) -> bool:

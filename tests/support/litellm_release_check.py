@@ -40,7 +40,9 @@ NEWEST_TESTS = (
     "tests/shapes/test_wire_keys.py",
     "tests/integration/test_litellm_versions.py",
     "tests/e2e/test_demo.py",
-    "tests/rules/test_accepted_requests.py",
+    "tests/rules/test_ids.py",
+    "tests/rules/test_turns.py",
+    "tests/rules/test_content.py",
     "tests/integration/test_callback.py",
     "tests/overflow/test_overflow_litellm.py",
     "tests/e2e/test_proxy*.py",
@@ -53,8 +55,8 @@ NEWEST_TESTS = (
     "tests/e2e/test_real_clients.py",
 )
 """The tests whose outcome depends on what LiteLLM does: the bodies it sends (cassettes,
-wire keys, the demo, the pinned facts), its converters, hooks and routes (accepted
-requests, callback, route decisions), its proxy, the stand-in that plays the providers,
+wire keys, the demo, the pinned facts), its converters, hooks and routes (the rules'
+cases on its converters, callback, route decisions), its proxy, the stand-in that plays the providers,
 and the public names, and the real Claude Code and Codex CLIs through its proxy. The rest
 of the suite tests hygiene's own code."""
 

@@ -191,7 +191,7 @@ async def burst(
 
 def _api(route: str | None, body: Any) -> WireApi:
     if route == "anthropic-messages":
-        return "anthropic"
+        return "anthropic-messages"
     model = str(body.get("model", "")) if isinstance(body, dict) else ""
     return "mistral" if model.startswith("mistral") else "openai-chat"
 

@@ -53,8 +53,8 @@ def test_which_claude_models_take_system_messages(model: str, accepted: bool) ->
 def _said(model: str, messages: list[Any]) -> list[str]:
     request = ReceivedRequest("POST", "/v1/messages", "anthropic-messages", {}, {})
     body = {"model": model, "messages": messages}
-    found = judge("anthropic", ReceivedRequest(**{**request.__dict__, "body": body}))
-    return [provider_message("anthropic", p) for p in found]
+    found = judge("anthropic-messages", ReceivedRequest(**{**request.__dict__, "body": body}))
+    return [provider_message("anthropic-messages", p) for p in found]
 
 
 @pytest.mark.parametrize(
@@ -91,9 +91,9 @@ def test_system_messages_are_placed_as_anthropic_requires(
 def test_bedrock_invoke_names_the_model_in_its_path() -> None:
     path = "/model/us.anthropic.claude-sonnet-4-5-20250929-v1:0/invoke"
     body = {"anthropic_version": "bedrock-2023-05-31", "messages": [USER, SYSTEM]}
-    found = judge("anthropic", ReceivedRequest("POST", path, route_of(path), {}, body))
+    found = judge("anthropic-messages", ReceivedRequest("POST", path, route_of(path), {}, body))
     assert [p.kind for p in found] == ["system_role"]
-    assert problems("anthropic", body, "us.anthropic.claude-opus-4-8-v1:0") == []
+    assert problems("anthropic-messages", body, "us.anthropic.claude-opus-4-8-v1:0") == []
 
 
 def _request(path: str, body: Any, method: str = "POST") -> ReceivedRequest:

@@ -549,7 +549,7 @@ def test_a_responses_stream_has_the_documented_events() -> None:
 def test_an_error_is_never_streamed() -> None:
     """Both APIs check a request before they stream: a refusal is their JSON 400."""
     problem = WireProblem("unanswered_call", "unanswered", index=1, subject="toolu_01A")
-    for api in ("anthropic", "responses"):
+    for api in ("anthropic-messages", "openai-responses"):
         error = rejection(api, [problem])
         assert streamed(error) is error
     ok = anthropic.message(anthropic.text("hi"), model="m", seed="e")

@@ -27,11 +27,11 @@ ORPHAN_CHAT = {
 @pytest.mark.parametrize(
     ("api", "envelope"),
     [
-        ("anthropic", lambda body: body["error"]["message"]),
-        ("bedrock", lambda body: body["message"]),
+        ("anthropic-messages", lambda body: body["error"]["message"]),
+        ("bedrock-converse", lambda body: body["message"]),
         ("gemini", lambda body: body["error"]["message"]),
         ("openai-chat", lambda body: body["error"]["message"]),
-        ("responses", lambda body: body["error"]["message"]),
+        ("openai-responses", lambda body: body["error"]["message"]),
         ("mistral", lambda body: body["message"]),
     ],
 )
@@ -48,7 +48,7 @@ def test_rejections_use_each_providers_envelope_and_report_the_first_problem(
     ("api", "body", "expected"),
     [
         (
-            "anthropic",
+            "anthropic-messages",
             {
                 "messages": [
                     {"role": "user", "content": "q"},
@@ -61,7 +61,7 @@ def test_rejections_use_each_providers_envelope_and_report_the_first_problem(
             "block in the next message.",
         ),
         (
-            "anthropic",
+            "anthropic-messages",
             {
                 "messages": [
                     {"role": "user", "content": "q"},
@@ -81,12 +81,12 @@ def test_rejections_use_each_providers_envelope_and_report_the_first_problem(
             "Messages with role 'tool' must be a response to a preceding message with 'tool_calls'",
         ),
         (
-            "responses",
+            "openai-responses",
             {"input": [{"type": "function_call", "call_id": "call_1"}]},
             "No tool output found for function call call_1.",
         ),
         (
-            "bedrock",
+            "bedrock-converse",
             {"messages": [{"role": "assistant", "content": [{"toolUse": {"toolUseId": "t"}}]}]},
             "Expected toolResult blocks at messages.1.content for the following Ids: t",
         ),

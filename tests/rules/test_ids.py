@@ -1,20 +1,23 @@
-"""Regression tests for the cases of "One rule, one place" (issue 9).
+"""Ids and signatures: each target gets ids it accepts, results follow their calls, and a
+signature goes only where the model that made it is.
 
-Each case was once sent untouched by ``sanitize_messages`` while the full pipeline
-rewrote it, or came out of the pipeline in a form the validator flagged or a second run
-changed, or went out differently depending on unrelated messages. Each now: the hot path
-equals the full pipeline, the output is valid for its target and a fixed point, and the
-case's own expectation holds.
+Cases of the id, pairing and signature rules (``tool_call_id``, ``tool_pairing``,
+``non_base64_signature``, ``foreign_reasoning`` on signed ids and texts), each checked
+against the full pipeline and the validator and as a fixed point where it says so.
 """
 
 from __future__ import annotations
 
 import base64
 import copy
+import json
 from typing import Any
 
 import pytest
 from hypothesis import assume, given
+from litellm.litellm_core_utils.prompt_templates.factory import (
+    convert_to_gemini_tool_call_result,
+)
 
 from litellm_hygiene import (
     STAMP_KEY,
@@ -82,6 +85,29 @@ def _ids(messages: list[Any]) -> tuple[list[str], list[str]]:
     return calls, results
 
 
+_NOT_GEMINI = [
+    "anthropic/claude-sonnet-4-5",
+    "openai/gpt-4o",
+    "bedrock/anthropic.claude-3-5-sonnet-20240620-v1:0",
+    "deepseek/deepseek-chat",
+]
+"""Targets LiteLLM strips ``__thought__`` signatures for, from calls and results alike."""
+
+
+def _orphan() -> dict[str, Any]:
+    return {"role": "tool", "tool_call_id": "answers_nothing", "content": "stray"}
+
+
+def _fixed(model: str, messages: list[dict[str, Any]]) -> tuple[list[Any], dict[str, int]]:
+    before = copy.deepcopy(messages)
+    result = sanitize_messages(messages, model)
+    assert messages == before
+    assert validate_messages(result.messages, model) == []
+    again = sanitize_messages(result.messages, model)
+    assert not again.report.changed, again.report.counts()
+    return result.messages, result.report.counts()
+
+
 @pytest.mark.parametrize(
     "call_id", ["call_abc|fc_", "call_" + "a" * 30 + "|fc_" + "b" * 35], ids=["fc_", "73"]
 )
@@ -91,15 +117,6 @@ def test_responses_pair_ids_are_renamed(call_id: str) -> None:
     assert calls == results
     assert calls[0] != call_id
     assert len(calls[0]) <= 64
-
-
-_NOT_GEMINI = [
-    "anthropic/claude-sonnet-4-5",
-    "openai/gpt-4o",
-    "bedrock/anthropic.claude-3-5-sonnet-20240620-v1:0",
-    "deepseek/deepseek-chat",
-]
-"""Targets LiteLLM strips ``__thought__`` signatures for, from calls and results alike."""
 
 
 @pytest.mark.parametrize("signature", ["abcd", SIGNATURE])
@@ -159,30 +176,6 @@ def test_a_blank_part_dropped_beside_text_signatures_leaves_the_verdict_alone(
     assert out[1]["content"][-1] == turn["content"][1]
 
 
-@pytest.mark.parametrize("content", ["", [{"type": "text", "text": ""}]], ids=["str", "part"])
-def test_empty_text_beside_calls_goes_to_claude_as_no_content(content: Any) -> None:
-    out = _checked("anthropic/claude-sonnet-4-5", _exchange("toolu_01", content))
-    assert out[1]["content"] is None
-    assert out[1]["tool_calls"] == [_call("toolu_01")]
-
-
-def test_gemini_same_model_whitespace_thinking_is_treated_alike() -> None:
-    turn = {
-        "role": "assistant",
-        "content": "a",
-        "thinking_blocks": [{"type": "thinking", "thinking": " \n "}],
-        **_stamp("gemini", "gemini", "gemini-2.5-pro"),
-    }
-    messages = [{"role": "user", "content": "hi"}, turn, {"role": "user", "content": "n"}]
-    out = _checked("gemini/gemini-2.5-pro", messages)
-    # The stamp stays: LiteLLM builds Gemini's contents from the keys it knows.
-    assert out[1] == {
-        "role": "assistant",
-        "content": "a",
-        **_stamp("gemini", "gemini", "gemini-2.5-pro"),
-    }
-
-
 @pytest.mark.parametrize("entry", [None, 7, "not base64!"])
 @pytest.mark.parametrize("model", ["vertex_ai/gemini-3-pro-preview", "gemini/gemini-2.5-pro"])
 def test_a_text_signature_no_text_lines_up_with_is_dropped_when_google_cannot_decode_it(
@@ -232,10 +225,6 @@ def test_gemini_result_echoes_the_call_id_as_sent(call_id: str, result_id: str) 
     assert [m["content"] for m in out if m["role"] == "tool"] == ["the result"]
 
 
-def _orphan() -> dict[str, Any]:
-    return {"role": "tool", "tool_call_id": "answers_nothing", "content": "stray"}
-
-
 @pytest.mark.parametrize("model", TARGETS)
 @SETTINGS
 @given(messages=agent_transcripts)
@@ -268,52 +257,6 @@ def test_no_real_result_is_lost(model: str, messages: list[dict[str, Any]]) -> N
     out = sanitize_messages(marked, model).messages
     sent = {m["content"] for m in out if m["role"] == "tool"}
     assert {r["content"] for r in answered} <= sent
-
-
-# -- output shapes that are cheap for what LiteLLM does next ------------------------------
-
-_CLAUDE = _stamp("anthropic", "anthropic-messages", "claude-sonnet-4-5")
-_SIGNED = {"type": "thinking", "thinking": "I should look.", "signature": "c2lnbmF0dXJl"}
-
-
-@pytest.mark.parametrize("model", ["openai/gpt-4o", "mistral/mistral-large-latest"])
-def test_foreign_thinking_joins_string_content_as_one_string(model: str) -> None:
-    """LiteLLM's OpenAI path handles a string far faster than a list of text parts."""
-    messages = _exchange("call_abc123XYZ", "Looking.", thinking_blocks=[_SIGNED], **_CLAUDE)
-    out = _checked(model, messages)
-    assert out[1]["content"] == "I should look.\n\nLooking."
-    assert "thinking_blocks" not in out[1]
-
-
-def test_foreign_thinking_keeps_list_content_as_parts() -> None:
-    """Content the caller sent as parts keeps its parts: only the thinking is added.
-
-    It ends with a blank line: LiteLLM joins the parts with nothing between for Mistral.
-    """
-    parts = [{"type": "text", "text": "Looking."}, {"type": "text", "text": "Still."}]
-    messages = _exchange("call_abc", parts, thinking_blocks=[_SIGNED], **_CLAUDE)
-    out = _checked("openai/gpt-4o", messages)
-    assert out[1]["content"] == [{"type": "text", "text": "I should look.\n\n"}, *parts]
-
-
-@pytest.mark.parametrize(
-    ("model", "content"),
-    [
-        # OpenAI takes blank text: it stays as it was, beside the thinking.
-        (
-            "openai/gpt-4o",
-            [{"type": "text", "text": "I should look."}, {"type": "text", "text": "  "}],
-        ),
-        # Anthropic does not: the empty-content rule drops it, and one string remains.
-        ("anthropic/claude-sonnet-4-5", "I should look."),
-    ],
-)
-def test_foreign_thinking_is_never_joined_to_blank_text(model: str, content: Any) -> None:
-    gemini = _stamp("gemini", "gemini", "gemini-2.5-pro")
-    turn: dict[str, Any] = {"reasoning_content": "I should look.", "provider_specific_fields": {}}
-    messages = _exchange("call_abc", "  ", **turn, **gemini)
-    out = _checked(model, messages)
-    assert out[1]["content"] == content
 
 
 @pytest.mark.parametrize("model", ["deepseek/deepseek-chat", "mistral/mistral-large-latest"])
@@ -367,9 +310,6 @@ def test_a_legacy_function_result_under_another_form_of_its_call_id_is_readdress
     assert found
     assert rule.find(rule.fix(conv, found)) == []
     _checked(model, messages)
-
-
-# -- text signatures that no longer line up with the texts (issue 27, item 3's family) ----
 
 
 @pytest.mark.parametrize(
@@ -450,32 +390,149 @@ def test_a_signed_blank_part_unsigned_by_a_merge_goes_as_empty_text_goes() -> No
     ]
 
 
-@pytest.mark.parametrize("kept", [{"reasoning_items": []}, {"thinking_blocks": []}])
-@pytest.mark.parametrize(
-    "model", ["bedrock/converse/us.anthropic.claude-3-7-sonnet-20250219-v1:0", "gpt-4o"]
-)
-def test_a_turn_the_rules_would_drop_merged_into_the_next_leaves_its_response_keys(
-    model: str, kept: dict[str, Any]
-) -> None:
-    """Found by the property tests: the output was not a fixed point.
-
-    A turn of empty thinking and an empty response-only list (kept as it is by the
-    decoder) follows its own model's turn with a call; merged, the rules ahead of the
-    merge dropped the thinking but the merge took the first turn's keys as they were,
-    and the next run removed the list.
-    """
-    messages = [
+def test_an_id_repeated_in_a_later_turn_is_renamed_for_anthropic() -> None:
+    messages: list[dict[str, Any]] = [
         {"role": "user", "content": "q"},
-        {
-            "role": "assistant",
-            "content": "",
-            "thinking_blocks": [{"type": "thinking", "thinking": "", "signature": ""}],
-            **kept,
-        },
-        {"role": "assistant", "content": None, "tool_calls": [_call("call_0000")]},
-        {"role": "tool", "tool_call_id": "call_0000", "content": "r"},
+        {"role": "assistant", "content": None, "tool_calls": [_call("toolu_1")]},
+        {"role": "tool", "tool_call_id": "toolu_1", "content": "one"},
+        {"role": "user", "content": "again"},
+        {"role": "assistant", "content": None, "tool_calls": [_call("toolu_1")]},
+        {"role": "tool", "tool_call_id": "toolu_1", "content": "two"},
+        {"role": "user", "content": "n"},
     ]
-    out = _checked(model, messages)
-    merged = [m for m in out if m["role"] == "assistant"]
-    assert len(merged) == 1 or model == "gpt-4o"
-    assert all(kept.keys().isdisjoint(m) for m in merged)
+    (violation,) = validate_messages(messages, "anthropic/claude-sonnet-4-5")
+    assert (violation.code, violation.index) == ("tool_call_id", 4)
+    assert violation.provider_error == "messages.3.content.0: `tool_use` ids must be unique"
+    out, counts = _fixed("anthropic/claude-sonnet-4-5", messages)
+    assert counts == {"tool_call_id": 1}
+    first, second = out[1]["tool_calls"][0]["id"], out[4]["tool_calls"][0]["id"]
+    assert first == "toolu_1" and second != first
+    assert [out[2]["tool_call_id"], out[5]["tool_call_id"]] == [first, second]
+    assert [out[2]["content"], out[5]["content"]] == ["one", "two"]
+    # Other targets take an id again in a later turn.
+    assert not sanitize_messages(messages, "openai/gpt-4o").report.changed
+
+
+def test_a_lone_surrogate_in_a_tool_id_is_renamed_for_mistral() -> None:
+    messages: list[dict[str, Any]] = [
+        {"role": "user", "content": "q"},
+        {"role": "assistant", "content": None, "tool_calls": [_call("call_\ud800x")]},
+        {"role": "tool", "tool_call_id": "call_\ud800x", "content": "r"},
+        {"role": "user", "content": "n"},
+    ]
+    out, counts = _fixed("mistral/mistral-large-latest", messages)
+    assert counts["tool_call_id"] == 1
+    new_id = out[1]["tool_calls"][0]["id"]
+    assert new_id.isalnum() and len(new_id) == 9 and out[2]["tool_call_id"] == new_id
+
+
+@pytest.mark.parametrize(
+    ("stamp", "model"),
+    [
+        (
+            {"provider": "vertex_ai", "api": "gemini", "model": "gemini-3-pro-preview"},
+            "gemini/gemini-3-pro-preview",
+        ),
+        (
+            {"provider": "gemini", "api": "gemini", "model": "gemini-3-pro-preview"},
+            "vertex_ai/gemini-3-pro-preview",
+        ),
+    ],
+    ids=["vertex-to-studio", "studio-to-vertex"],
+)
+def test_a_gemini_signature_does_not_cross_endpoints(stamp: dict[str, Any], model: str) -> None:
+    signature = "c2lnbmVkIGJ5IG9uZSBlbmRwb2ludA=="
+    call = {**_call("call_ab12"), "provider_specific_fields": {"thought_signature": signature}}
+    turn = {"role": "assistant", "content": None, "tool_calls": [call], STAMP_KEY: stamp}
+    messages: list[dict[str, Any]] = [
+        {"role": "user", "content": "q"},
+        turn,
+        {"role": "tool", "tool_call_id": "call_ab12", "content": "r"},
+    ]
+    out, counts = _fixed(model, messages)
+    assert counts["foreign_reasoning"] == 1
+    assert signature not in json.dumps(out)
+    # Back to the endpoint that made it, it is replayed as it was.
+    same = {**stamp, "provider": model.split("/", 1)[0]}
+    back = sanitize_messages([messages[0], {**turn, STAMP_KEY: same}, messages[2]], model)
+    assert signature in json.dumps(back.messages)
+
+
+def test_merging_a_foreign_turn_into_a_signed_gemini_turn_keeps_its_results_paired() -> None:
+    """Item 1: the merge drops the signed id's signature; its result follows the new id.
+
+    LiteLLM's Gemini converter pairs a result with its call by the whole id, byte for
+    byte: a result still carrying ``__thought__`` finds no call and nothing is sent.
+    """
+    signature = "c2lnbmVkIGJ5IGdlbWluaQ=="
+    call_id = f"call_ab12__thought__{signature}"
+    claude = {"provider": "anthropic", "api": "anthropic-messages", "model": "claude-sonnet-4-5"}
+    gemini = {"provider": "gemini", "api": "gemini", "model": "gemini-2.5-pro"}
+    messages: list[dict[str, Any]] = [
+        {"role": "user", "content": "q"},
+        {"role": "assistant", "content": "Let me look.", STAMP_KEY: claude},
+        {"role": "assistant", "content": None, "tool_calls": [_call(call_id)], STAMP_KEY: gemini},
+        {"role": "tool", "tool_call_id": call_id, "content": "r"},
+        {"role": "user", "content": "n"},
+    ]
+    out, counts = _fixed("gemini/gemini-2.5-pro", messages)
+    assert counts["consecutive_turns"] == 1
+    (turn,) = [m for m in out if m["role"] == "assistant"]
+    (result,) = [m for m in out if m["role"] == "tool"]
+    assert result["tool_call_id"] == turn["tool_calls"][0]["id"]
+    part = convert_to_gemini_tool_call_result(result, turn)
+    assert not isinstance(part, list)
+    assert part["function_response"]["name"] == "f"
+
+
+def test_parallel_gemini_calls_signed_on_the_first_only_are_one_same_model_turn() -> None:
+    """How Gemini and LiteLLM return parallel calls (item 2): unstamped, still replayed."""
+    signature = "c2lnbmVkIG9uIHRoZSBmaXJzdCBjYWxs"
+    first = {
+        **_call(f"call_aa11__thought__{signature}"),
+        "provider_specific_fields": {"thought_signature": signature},
+    }
+    messages: list[dict[str, Any]] = [
+        {"role": "user", "content": "q"},
+        {"role": "assistant", "content": None, "tool_calls": [first, _call("call_bb22")]},
+        {"role": "tool", "tool_call_id": first["id"], "content": "1"},
+        {"role": "tool", "tool_call_id": "call_bb22", "content": "2"},
+        {"role": "user", "content": "n"},
+    ]
+    result = sanitize_messages(messages, "gemini/gemini-2.5-pro")
+    assert not result.report.changed
+    assert result.messages[1] is messages[1]
+
+
+def test_merged_gemini_turns_keep_each_texts_signature_and_a_boundary() -> None:
+    gemini = {"provider": "gemini", "api": "gemini", "model": "gemini-2.5-pro"}
+
+    def turn(text: str, signature: str) -> dict[str, Any]:
+        fields = {"thought_signatures": [signature]}
+        return {
+            "role": "assistant",
+            "content": text,
+            "provider_specific_fields": fields,
+            STAMP_KEY: gemini,
+        }
+
+    messages: list[dict[str, Any]] = [
+        {"role": "user", "content": "q"},
+        turn("a", "c2ln"),
+        turn("b", "c2lnMg=="),
+        {"role": "user", "content": "n"},
+    ]
+    out, counts = _fixed("gemini/gemini-2.5-pro", messages)
+    assert counts == {"consecutive_turns": 1}
+    assert out[1]["content"] == [{"type": "text", "text": "a"}, {"type": "text", "text": "b"}]
+    assert out[1]["provider_specific_fields"] == {"thought_signatures": ["c2ln", "c2lnMg=="]}
+    plain = [
+        {"role": "user", "content": "q"},
+        {"role": "assistant", "content": "Hello"},
+        {"role": "assistant", "content": "world"},
+        {"role": "user", "content": "n"},
+    ]
+    assert sanitize_messages(plain, "anthropic/claude-sonnet-4-5").messages[1] == {
+        "role": "assistant",
+        "content": "Hello\n\nworld",
+    }
