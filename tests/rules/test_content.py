@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import base64
-import copy
 import json
 from typing import Any
 
@@ -24,65 +23,20 @@ from litellm.litellm_core_utils.prompt_templates.factory import (
 from litellm_hygiene import (
     STAMP_KEY,
     HygieneCallback,
-    from_openai,
-    resolve_target,
     sanitize_messages,
-    to_openai,
-    transform_messages,
     validate_messages,
 )
 from litellm_hygiene._integration._request import HEAVY_IMAGE_CHARS
-from tests.support.stamps import without_stamps
-
-
-def _call(call_id: str) -> dict[str, Any]:
-    return {"id": call_id, "type": "function", "function": {"name": "f", "arguments": "{}"}}
-
-
-def _exchange(
-    call_id: str, content: Any = "x", result_id: str | None = None, **extra: Any
-) -> list[dict[str, Any]]:
-    return [
-        {"role": "user", "content": "hi"},
-        {"role": "assistant", "content": content, "tool_calls": [_call(call_id)], **extra},
-        {"role": "tool", "tool_call_id": result_id or call_id, "content": "the result"},
-        {"role": "user", "content": "next"},
-    ]
-
-
-def _stamp(provider: str, api: str, model: str) -> dict[str, Any]:
-    return {STAMP_KEY: {"provider": provider, "api": api, "model": model}}
-
-
-def _checked(model: str, messages: list[dict[str, Any]]) -> list[Any]:
-    """The hot path's output, after checking it against the pipeline and the validator."""
-    before = copy.deepcopy(messages)
-    fast = sanitize_messages(messages, model)
-    assert messages == before
-    full = transform_messages(from_openai(messages), resolve_target(model))
-    assert without_stamps(fast.messages) == without_stamps(to_openai(full.context))
-    assert fast.report.counts() == full.report.counts()
-    assert fast.report.changed
-    assert validate_messages(fast.messages, model) == []
-    again = sanitize_messages(fast.messages, model)
-    assert not again.report.changed, again.report.counts()
-    return fast.messages
-
+from tests.support.rule_cases import call as _call
+from tests.support.rule_cases import checked as _checked
+from tests.support.rule_cases import exchange as _exchange
+from tests.support.rule_cases import fixed as _fixed
+from tests.support.rule_cases import stamp as _stamp
 
 _CLAUDE = _stamp("anthropic", "anthropic-messages", "claude-sonnet-4-5")
 
 
 _SIGNED = {"type": "thinking", "thinking": "I should look.", "signature": "c2lnbmF0dXJl"}
-
-
-def _fixed(model: str, messages: list[dict[str, Any]]) -> tuple[list[Any], dict[str, int]]:
-    before = copy.deepcopy(messages)
-    result = sanitize_messages(messages, model)
-    assert messages == before
-    assert validate_messages(result.messages, model) == []
-    again = sanitize_messages(result.messages, model)
-    assert not again.report.changed, again.report.counts()
-    return result.messages, result.report.counts()
 
 
 _CUT = '{"city": "Paris", "unit": "cel'

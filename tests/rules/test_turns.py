@@ -17,53 +17,21 @@ from litellm.llms.mistral.chat.transformation import MistralConfig
 
 from litellm_hygiene import (
     STAMP_KEY,
-    from_openai,
-    resolve_target,
     sanitize_messages,
-    to_openai,
-    transform_messages,
     validate_messages,
 )
 from litellm_hygiene._rules.assistant_first import LEADING_USER_TEXT
 from litellm_hygiene._rules.empty_content import EMPTY_TURN_TEXT
 from litellm_hygiene._rules.turn_order import BRIDGE_TEXT
-from tests.support.stamps import without_stamps
-
-
-def _call(call_id: str) -> dict[str, Any]:
-    return {"id": call_id, "type": "function", "function": {"name": "f", "arguments": "{}"}}
-
-
-def _checked(model: str, messages: list[dict[str, Any]]) -> list[Any]:
-    """The hot path's output, after checking it against the pipeline and the validator."""
-    before = copy.deepcopy(messages)
-    fast = sanitize_messages(messages, model)
-    assert messages == before
-    full = transform_messages(from_openai(messages), resolve_target(model))
-    assert without_stamps(fast.messages) == without_stamps(to_openai(full.context))
-    assert fast.report.counts() == full.report.counts()
-    assert fast.report.changed
-    assert validate_messages(fast.messages, model) == []
-    again = sanitize_messages(fast.messages, model)
-    assert not again.report.changed, again.report.counts()
-    return fast.messages
-
+from tests.support.rule_cases import call as _call
+from tests.support.rule_cases import checked as _checked
+from tests.support.rule_cases import fixed as _fixed
 
 MISTRALS = [
     "mistral/mistral-large-latest",
     "openrouter/mistralai/mistral-large",
     "together_ai/mistralai/Mixtral-8x7B-Instruct-v0.1",
 ]
-
-
-def _fixed(model: str, messages: list[dict[str, Any]]) -> tuple[list[Any], dict[str, int]]:
-    before = copy.deepcopy(messages)
-    result = sanitize_messages(messages, model)
-    assert messages == before
-    assert validate_messages(result.messages, model) == []
-    again = sanitize_messages(result.messages, model)
-    assert not again.report.changed, again.report.counts()
-    return result.messages, result.report.counts()
 
 
 @pytest.mark.parametrize("kept", [{"reasoning_items": []}, {"thinking_blocks": []}])

@@ -56,9 +56,9 @@ NEWEST_TESTS = (
 )
 """The tests whose outcome depends on what LiteLLM does: the bodies it sends (cassettes,
 wire keys, the demo, the pinned facts), its converters, hooks and routes (the rules'
-cases on its converters, callback, route decisions), its proxy, the stand-in that plays the providers,
-and the public names, and the real Claude Code and Codex CLIs through its proxy. The rest
-of the suite tests hygiene's own code."""
+cases on its converters, callback, route decisions), its proxy, the stand-in that plays
+the providers, and the public names, and the real Claude Code and Codex CLIs through its
+proxy. The rest of the suite tests hygiene's own code."""
 
 _PROBE = r"""
 import json, importlib
