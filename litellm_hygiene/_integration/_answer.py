@@ -1,23 +1,24 @@
 """The answer side: what hygiene does with what a deployment call gives back.
 
-Read from the top; each function is one of LiteLLM's hooks' work:
+Read from the top; each function is one of LiteLLM's hooks' work, and each reads the
+call's shape (:func:`._shapes.shape_of`) and report (:mod:`._report`), runs the answer's
+steps (:mod:`._annotate`), and publishes what they found (:mod:`._metrics`,
+:mod:`._metadata`):
 
 - :func:`after_call` (a deployment's answer): a chat answer is stamped with the
-  deployment it came from (:mod:`._annotate`), its fingerprints remembered in the
-  provenance store, its overflow flagged with the deployment's window and the
-  provider's raw stop reason, and the report attached to its hidden params. The answer
-  of a ``/v1/messages`` or ``/v1/responses`` call sent as it is is not stamped (the
-  client keeps only its content): its turns' fingerprints are remembered and its
-  overflow flagged.
+  deployment it came from, its fingerprints remembered in the provenance store, its
+  overflow flagged with the deployment's window and the provider's raw stop reason,
+  and the report attached to its hidden params. The answer of a ``/v1/messages`` or
+  ``/v1/responses`` call sent as it is is not stamped (the client keeps only its
+  content): its turns' fingerprints are remembered and its overflow flagged.
 - :func:`after_failure` (a deployment's error): an overflow error is recorded in the
   report before LiteLLM's failure logging reads the call's metadata.
 - :func:`after_stream` (a streamed answer LiteLLM assembled): its provenance remembered,
   its overflow flagged; :func:`closing_chunk` stamps the delta of a streamed chat
   answer's closing chunk.
 
-Each step fails on its own: a store that cannot record the stamp does not cost the
-overflow flag, and nothing costs the caller the answer. :func:`annotate` and
-:func:`annotate_sync` are the chat answer's steps alone, for the SDK's wrappers.
+:func:`annotate` and :func:`annotate_sync` are a chat answer's steps alone, for the
+SDK's wrappers; :func:`remember` records one answer's provenance.
 """
 
 from __future__ import annotations
@@ -29,17 +30,16 @@ from typing import Any
 from litellm import ModelResponse
 
 from .._resolve import target_of
-from .._target import TargetModel
 from .._wire._keys import STAMP_KEY
-from ._annotate import attach_report, provenance_of, response_overflow, stamp
-from ._engine import HygieneEngine, logger, target_label
+from ._annotate import annotating, answering, provenance_of, remembering
+from ._engine import HygieneEngine
 from ._metadata import update_published
 from ._metrics import model_label, observe_overflow
 from ._overflow_errors import token_overflow_of
 from ._report import CallReport, call_id_of
 from ._routes import messages_route
-from ._shapes import CHAT, RequestShape, call_type_name, shape_of
-from ._steps import Record, Steps, run, run_sync
+from ._shapes import CHAT, call_type_name, shape_of
+from ._steps import run, run_sync
 from ._store import Provenance
 
 __all__ = [
@@ -70,12 +70,13 @@ async def after_call(
     report = engine.reports.get_or_open(call_id)
     flagged = report.overflow is not None
     if isinstance(response, ModelResponse) and served.is_chat:
-        await annotate(engine, request_data, response, report)
+        await run(annotating(engine, request_data, response, report), engine.options, engine.store)
     else:
-        target = await _remember_answer(engine, served, request_data, response, report, _ANSWER)
-        if target is not None and isinstance(response, Mapping):
-            _flag(engine, response, target, request_data, report)
-    _publish(request_data, report, flagged)
+        steps = answering(engine, served, request_data, response, report)
+        await run(steps, engine.options, engine.store)
+    if report.overflow is not None and not flagged:
+        observe_overflow(model_label(request_data, report.target), report.overflow.kind)
+    update_published(report)
     return response if served.is_chat else None
 
 
@@ -100,7 +101,9 @@ async def after_failure(
     except Exception as err:
         engine.internal_error("overflow detection", err)
         return
-    _publish(request_data, report, False)
+    if report.overflow is not None:
+        observe_overflow(model_label(request_data, report.target), report.overflow.kind)
+    update_published(report)
 
 
 async def after_stream(engine: HygieneEngine, kwargs: dict[str, Any], response: Any) -> None:
@@ -119,12 +122,11 @@ async def after_stream(engine: HygieneEngine, kwargs: dict[str, Any], response: 
     if served is not None and not served.is_chat:
         report = engine.reports.get_or_open(call_id_of(kwargs))
         flagged = report.overflow is not None
-        target = await _remember_answer(engine, served, kwargs, response, report, _STREAM)
-        if target is not None:
-            engine.stats["stream_answers"] += 1
-            if isinstance(response, ModelResponse | Mapping):
-                _flag(engine, response, target, kwargs, report)
-        _publish(kwargs, report, flagged)
+        steps = answering(engine, served, kwargs, response, report, streamed=True)
+        await run(steps, engine.options, engine.store)
+        if report.overflow is not None and not flagged:
+            observe_overflow(model_label(kwargs, report.target), report.overflow.kind)
+        update_published(report)
         return
     if not engine.options.stamp_responses:
         return
@@ -167,7 +169,7 @@ async def annotate(
     report: CallReport,
 ) -> None:
     """Stamp a chat answer, remember it, flag overflow, attach the report; never raises."""
-    await run(_annotating(engine, request_data, response, report), engine.options, engine.store)
+    await run(annotating(engine, request_data, response, report), engine.options, engine.store)
 
 
 def annotate_sync(
@@ -177,112 +179,12 @@ def annotate_sync(
     report: CallReport,
 ) -> None:
     """:func:`annotate` for the sync SDK wrappers."""
-    steps = _annotating(engine, request_data, response, report)
-    run_sync(steps, engine.options, engine.store)
-
-
-def _annotating(
-    engine: HygieneEngine,
-    request_data: Mapping[str, Any],
-    response: ModelResponse,
-    report: CallReport,
-) -> Steps[None]:
-    """:func:`annotate`'s steps: written once for both drivers."""
-    try:
-        target: TargetModel | None = target_of(request_data)
-    except Exception as err:
-        engine.internal_error("response target", err)
-        target = None
-    if target is not None:
-        report.target = report.target or target_label(target)
-        if engine.options.stamp_responses:
-            provenance = provenance_of(target)
-            try:
-                for message in stamp(response, provenance):
-                    yield from _remembering(engine, message, provenance)
-            except Exception as err:
-                engine.internal_error("response stamp", err)
-        _flag(engine, response, target, request_data, report)
-    attach_report(response, report)
-
-
-_ANSWER = ("response target", "response fingerprints")
-_STREAM = ("stream target", "stream provenance")
-"""How a failure to tell the target of an answer, and to remember it, is counted."""
-
-
-async def _remember_answer(
-    engine: HygieneEngine,
-    served: RequestShape,
-    kwargs: Mapping[str, Any],
-    response: Any,
-    report: CallReport,
-    where: tuple[str, str],
-) -> TargetModel | None:
-    """The target of a call of another shape (on ``report``), its answer remembered.
-
-    The answer's turns are remembered under the target; ``None`` when the target
-    cannot be told.
-    """
-    assert served.target is not None and served.answer is not None  # not chat
-    try:
-        target = served.target(kwargs)
-    except Exception as err:
-        engine.internal_error(where[0], err)
-        return None
-    report.target = report.target or target_label(target)
-    if engine.options.stamp_responses:
-        try:
-            provenance = provenance_of(target)
-            for turn in served.answer(response):
-                await remember(engine, turn, provenance)
-        except Exception as err:
-            engine.internal_error(where[1], err)
-    return target
-
-
-def _flag(
-    engine: HygieneEngine,
-    response: ModelResponse | Mapping[str, Any],
-    target: TargetModel,
-    request_data: Mapping[str, Any],
-    report: CallReport,
-) -> None:
-    """Flag an overflow the answer shows (its stop reason and usage, ``target``'s window)."""
-    try:
-        report.overflow = response_overflow(response, target, request_data)
-    except Exception as err:
-        engine.internal_error("overflow detection", err)
-        return
-    if report.overflow is not None:
-        engine.stats["overflow_flagged"] += 1
-        logger.info(
-            "litellm_hygiene: response from %s overflowed its context window (%s)",
-            report.target,
-            report.overflow.signal,
-        )
+    run_sync(annotating(engine, request_data, response, report), engine.options, engine.store)
 
 
 async def remember(engine: HygieneEngine, message: Any, provenance: Provenance) -> None:
     """Record an answer's provenance under its fingerprints; failures are counted."""
-    await run(_remembering(engine, message, provenance), engine.options, engine.store)
-
-
-def _remembering(engine: HygieneEngine, message: Any, provenance: Provenance) -> Steps[None]:
-    """Record ``message``'s provenance; a store failure is counted, never raised."""
-    if engine.store is None:
-        return
-    try:
-        yield Record(message, provenance)
-    except Exception as err:
-        engine.store_failed(type(err).__name__)
-
-
-def _publish(request_data: Mapping[str, Any], report: CallReport, flagged: bool) -> None:
-    """Complete the published report; count an overflow seen for the first time."""
-    if report.overflow is not None and not flagged:
-        observe_overflow(model_label(request_data, report.target), report.overflow.kind)
-    update_published(report)
+    await run(remembering(engine, message, provenance), engine.options, engine.store)
 
 
 def _is_resent(error: Exception) -> bool:
