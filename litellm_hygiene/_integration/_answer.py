@@ -37,8 +37,7 @@ from ._metadata import update_published
 from ._metrics import model_label, observe_overflow
 from ._overflow_errors import token_overflow_of
 from ._report import CallReport, call_id_of
-from ._routes import messages_route
-from ._shapes import CHAT, call_type_name, shape_of
+from ._shapes import CHAT, answered_inside, call_type_name, shape_of
 from ._steps import run, run_sync
 from ._store import Provenance
 
@@ -131,8 +130,8 @@ async def after_stream(engine: HygieneEngine, kwargs: dict[str, Any], response: 
     if not engine.options.stamp_responses:
         return
     try:
-        if call_type == "anthropic_messages" and messages_route(kwargs) == "responses":
-            return  # its inner Responses call's hooks remembered it, as that route's
+        if answered_inside(kwargs, call_type):
+            return  # the inner call's hooks remembered it, as that route's
         if not isinstance(response, ModelResponse):
             return
         provenance = provenance_of(target_of(kwargs))

@@ -36,6 +36,7 @@ __all__ = [
     "SHAPES",
     "ChatView",
     "RequestShape",
+    "answered_inside",
     "anthropic_answer",
     "anthropic_view",
     "call_type_name",
@@ -252,6 +253,9 @@ class RequestShape:
         metadata: Where LiteLLM keeps its metadata on the call (``metadata`` is a field
             of Anthropic's and OpenAI's own in their shapes, sent to the provider);
             ``None``: wherever the call has it (``_metadata``).
+        answered_inside: Whether LiteLLM bridges a call of the shape to a call of
+            another shape (``/v1/messages`` to ``/v1/responses``), whose own hooks see and
+            remember the answer (``None``: it never does).
     """
 
     name: str
@@ -262,6 +266,7 @@ class RequestShape:
     target: Callable[[Mapping[str, Any]], TargetModel] | None = None
     answer: Callable[[Any], list[Any]] | None = None
     metadata: str | None = None
+    answered_inside: Callable[[Mapping[str, Any]], bool] | None = None
 
     @property
     def is_chat(self) -> bool:
@@ -300,6 +305,7 @@ ANTHROPIC_MESSAGES = RequestShape(
     messages_target,
     anthropic_answer,
     "litellm_metadata",
+    lambda kwargs: messages_route(kwargs) == "responses",
 )
 RESPONSES = RequestShape(
     "responses",
@@ -333,6 +339,14 @@ def call_type_name(call_type: Any) -> str | None:
     """LiteLLM's call type (a ``CallTypes`` member or its value) as its name."""
     value = getattr(call_type, "value", call_type)
     return value if isinstance(value, str) else None
+
+
+def answered_inside(kwargs: Mapping[str, Any], call_type: str | None) -> bool:
+    """Whether LiteLLM bridged the call to one of another shape that sees its answer."""
+    for shape in SHAPES:
+        if call_type in shape.call_types:
+            return shape.answered_inside is not None and shape.answered_inside(kwargs)
+    return False
 
 
 def shape_of(kwargs: Mapping[str, Any], call_type: str | None) -> RequestShape | None:
