@@ -564,6 +564,26 @@ async def test_a_streamed_answer_is_remembered_as_its_routes_model() -> None:
     assert (found.provider, found.api) == ("bedrock", "anthropic-messages")
 
 
+@pytest.mark.parametrize(
+    ("model", "remembered"), [("openai/gpt-5", False), ("gemini/gemini-2.5-pro", True)]
+)
+async def test_a_bridged_stream_is_remembered_once_by_the_call_that_saw_it(
+    model: str, remembered: bool
+) -> None:
+    """A ``/v1/messages`` stream LiteLLM bridged to ``/v1/responses`` was remembered by the
+    inner call's hooks, as that route's; one bridged to chat completions is remembered
+    here, from LiteLLM's assembled answer."""
+    hygiene = HygieneCallback(provenance_store="memory")
+    message = {"role": "assistant", "content": "Bridged."}
+    answer = litellm.ModelResponse(choices=[{"message": message, "finish_reason": "stop"}])
+    kwargs = {"model": model, "stream": True, "call_type": "anthropic_messages"}
+    await hygiene.async_log_success_event(kwargs, answer, None, None)
+    store = hygiene.store
+    assert store is not None
+    assert (store.get(lookup_keys(message)) is not None) is remembered
+    assert hygiene.stats["errors"] == 0
+
+
 def _tool_use(call_id: str) -> dict[str, Any]:
     return {"type": "tool_use", "id": call_id, "name": "Bash", "input": {}}
 
