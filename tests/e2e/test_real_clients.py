@@ -35,6 +35,7 @@ from typing import Any
 import pytest
 
 from litellm_hygiene._standin import StandIn
+from litellm_hygiene._standin.rules import WireApi
 from litellm_hygiene._standin.scripted import Script, Scripted, Verdict
 from tests.support.cassettes import FAKE_AWS
 from tests.support.proxy_server import MASTER_KEY, ProxyServer, running_proxies
@@ -374,10 +375,10 @@ def test_with_hygiene_no_answer_carries_a_hygiene_error(
 def test_the_claude_session_switches_where_it_should(with_hygiene: Sessions) -> None:
     steps = {s.step.name: s for s in with_hygiene.claude.steps}
     apis = {name: {v.api for v in s.verdicts} for name, s in steps.items()}
-    assert apis["claude-new"] == {"anthropic"}
+    assert apis["claude-new"] == {"anthropic-messages"}
     assert apis["mistral"] == {"mistral"}
     assert apis["gemini"] == {"gemini"}
-    assert apis["bedrock"] == {"anthropic"}  # Claude on Bedrock's invoke route
+    assert apis["bedrock"] == {"anthropic-messages"}  # Claude on Bedrock's invoke route
     fell_back = [v.outcome for v in steps["fallback-claude-to-gemini"].verdicts]
     assert "overloaded" in fell_back and fell_back[-1] == "text"
     assert "gemini" in apis["fallback-claude-to-gemini"]
@@ -385,12 +386,12 @@ def test_the_claude_session_switches_where_it_should(with_hygiene: Sessions) -> 
     assert side, "no request reached the small fast model"
 
 
-EXPECTED_REJECTIONS = {
+EXPECTED_REJECTIONS: set[tuple[str, str, WireApi, str]] = {
     ("claude", "mistral", "mistral", "Tool call id was toolu_"),
-    ("claude", "fallback-bedrock-to-claude", "anthropic", "Expected `thinking`"),
-    ("claude", "side-model", "anthropic", "messages.1.role: Input should be 'user'"),
+    ("claude", "fallback-bedrock-to-claude", "anthropic-messages", "Expected `thinking`"),
+    ("claude", "side-model", "anthropic-messages", "messages.1.role: Input should be 'user'"),
     ("codex", "mistral", "mistral", "Tool call id was call_"),
-    ("codex", "gpt-again", "responses", "string too long"),
+    ("codex", "gpt-again", "openai-responses", "string too long"),
 }
 """What the providers refuse of these sessions without hygiene (LiteLLM 1.106.2): Claude's
 and OpenAI's tool ids at Mistral, Claude's thinking rule in Bedrock Claude's open tool
