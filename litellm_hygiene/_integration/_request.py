@@ -1,10 +1,14 @@
-"""The request side of the integration: from a deployment call's kwargs to new messages.
+"""The request's core: from a deployment call's kwargs to the messages to send.
 
-Pure apart from the provenance store lookups: the target is resolved from what LiteLLM
-knows at the deployment (the model string, ``custom_llm_provider``, ``api_base``, the
-deployment's ``model_info``), stamps lost by clients are restored from the store, and the
-transcript goes through :func:`~litellm_hygiene._sanitize.sanitize_for_target`, whose
-validator shortcut returns the caller's list untouched when nothing needs to change.
+:func:`preparing_call` is what the request side (:mod:`._prepare`) runs for a call:
+the steps of its preparation, written once for the sync and the async driver
+(:mod:`._steps`). Pure apart from the provenance store lookups: the target is resolved
+from what LiteLLM knows at the deployment (the model string, ``custom_llm_provider``,
+``api_base``, the deployment's ``model_info``), stamps lost by clients are restored from
+the store, the conversation is read and the rules run through the one core the public
+functions use too (``_executor``), and the window and the fit trim it when configured.
+A call of another shape is read as chat messages by its shape's view and written back
+in its own shape.
 """
 
 from __future__ import annotations
