@@ -37,7 +37,7 @@ from ._metadata import update_published
 from ._metrics import model_label, observe_overflow
 from ._overflow_errors import token_overflow_of
 from ._report import CallReport, call_id_of
-from ._shapes import CHAT, answered_inside, call_type_name, shape_of
+from ._shapes import CHAT, RequestShape, answered_inside, call_type_name, shape_of
 from ._steps import run, run_sync
 from ._store import Provenance
 
@@ -59,24 +59,20 @@ async def after_call(
     served = shape_of(request_data, call_type)
     if served is None:
         return None
+    if not served.is_chat:
+        await _shaped_answer(engine, served, request_data, response, streamed=False)
+        return None
     call_id = call_id_of(request_data)
-    if served.is_chat:
-        landed = engine.reports.get(call_id)
-        if landed is not None:
-            landed.in_flight = False  # the hop is over: a later call of its id is another's
-        if not isinstance(response, ModelResponse):
-            return None
+    landed = engine.reports.get(call_id)
+    if landed is not None:
+        landed.in_flight = False  # the hop is over: a later call of its id is another's
+    if not isinstance(response, ModelResponse):
+        return None
     report = engine.reports.get_or_open(call_id)
     flagged = report.overflow is not None
-    if isinstance(response, ModelResponse) and served.is_chat:
-        await run(annotating(engine, request_data, response, report), engine.options, engine.store)
-    else:
-        steps = answering(engine, served, request_data, response, report)
-        await run(steps, engine.options, engine.store)
-    if report.overflow is not None and not flagged:
-        observe_overflow(model_label(request_data, report.target), report.overflow.kind)
-    update_published(report)
-    return response if served.is_chat else None
+    await run(annotating(engine, request_data, response, report), engine.options, engine.store)
+    _publish(request_data, report, flagged)
+    return response
 
 
 async def after_failure(
@@ -100,9 +96,7 @@ async def after_failure(
     except Exception as err:
         engine.internal_error("overflow detection", err)
         return
-    if report.overflow is not None:
-        observe_overflow(model_label(request_data, report.target), report.overflow.kind)
-    update_published(report)
+    _publish(request_data, report, False)
 
 
 async def after_stream(engine: HygieneEngine, kwargs: dict[str, Any], response: Any) -> None:
@@ -119,13 +113,7 @@ async def after_stream(engine: HygieneEngine, kwargs: dict[str, Any], response: 
     call_type = call_type_name(kwargs.get("call_type"))
     served = shape_of(kwargs, call_type)
     if served is not None and not served.is_chat:
-        report = engine.reports.get_or_open(call_id_of(kwargs))
-        flagged = report.overflow is not None
-        steps = answering(engine, served, kwargs, response, report, streamed=True)
-        await run(steps, engine.options, engine.store)
-        if report.overflow is not None and not flagged:
-            observe_overflow(model_label(kwargs, report.target), report.overflow.kind)
-        update_published(report)
+        await _shaped_answer(engine, served, kwargs, response, streamed=True)
         return
     if not engine.options.stamp_responses:
         return
@@ -184,6 +172,28 @@ def annotate_sync(
 async def remember(engine: HygieneEngine, message: Any, provenance: Provenance) -> None:
     """Record an answer's provenance under its fingerprints; failures are counted."""
     await run(remembering(engine, message, provenance), engine.options, engine.store)
+
+
+async def _shaped_answer(
+    engine: HygieneEngine,
+    served: RequestShape,
+    request_data: Mapping[str, Any],
+    response: Any,
+    streamed: bool,
+) -> None:
+    """The answer of a call of another shape, sent as it is: remembered, flagged, published."""
+    report = engine.reports.get_or_open(call_id_of(request_data))
+    flagged = report.overflow is not None
+    steps = answering(engine, served, request_data, response, report, streamed)
+    await run(steps, engine.options, engine.store)
+    _publish(request_data, report, flagged)
+
+
+def _publish(request_data: Mapping[str, Any], report: CallReport, flagged: bool) -> None:
+    """Complete the published report; count an overflow seen for the first time."""
+    if report.overflow is not None and not flagged:
+        observe_overflow(model_label(request_data, report.target), report.overflow.kind)
+    update_published(report)
 
 
 def _is_resent(error: Exception) -> bool:

@@ -343,10 +343,8 @@ def call_type_name(call_type: Any) -> str | None:
 
 def answered_inside(kwargs: Mapping[str, Any], call_type: str | None) -> bool:
     """Whether LiteLLM bridged the call to one of another shape that sees its answer."""
-    for shape in SHAPES:
-        if call_type in shape.call_types:
-            return shape.answered_inside is not None and shape.answered_inside(kwargs)
-    return False
+    shape = _carrying(call_type)
+    return shape is not None and shape.answered_inside is not None and shape.answered_inside(kwargs)
 
 
 def shape_of(kwargs: Mapping[str, Any], call_type: str | None) -> RequestShape | None:
@@ -356,7 +354,13 @@ def shape_of(kwargs: Mapping[str, Any], call_type: str | None) -> RequestShape |
     shape; when LiteLLM bridges it to another call, hygiene acts on that inner call, and
     when the route cannot be told, the call goes out as it is (see :mod:`._routes`).
     """
+    shape = _carrying(call_type)
+    return shape if shape is not None and shape.sent_as_is(kwargs) else None
+
+
+def _carrying(call_type: str | None) -> RequestShape | None:
+    """The shape LiteLLM's calls of ``call_type`` carry; ``None``: none hygiene serves."""
     for shape in SHAPES:
         if call_type in shape.call_types:
-            return shape if shape.sent_as_is(kwargs) else None
+            return shape
     return None
