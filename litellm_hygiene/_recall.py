@@ -117,6 +117,19 @@ class Seen:
         if meter is not None:
             meter._bytes += size - freed  # counted at the next keep's eviction
 
+    def forget(self, key: Hashable, size: int) -> None:
+        """Forget what is remembered under ``key`` (``size``: the bytes it was counted as)."""
+        outcomes = self.outcomes
+        if outcomes is None or outcomes.pop(key, None) is None:
+            return
+        self.size -= size
+        owner = self.owner
+        if owner is not None:
+            owner.size -= size
+        meter = self.meter
+        if meter is not None:
+            meter._bytes -= size
+
     def child(self) -> Seen:
         """A new ``Seen`` for a message worked out from this one's alone (a rule's edit).
 

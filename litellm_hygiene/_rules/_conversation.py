@@ -30,6 +30,13 @@ _EDITED_BYTES = 600
 """Estimated bytes of what a recall keeps of a message's edit by id (its facts and
 ``Seen``, :meth:`Conversation.with_ids`), beside what its ``Seen`` then holds."""
 _NO_PARAMS: Mapping[str, Any] = MappingProxyType({})
+_WALKED = "walked"
+"""What a recall keeps a rule's walk state under (:meth:`Conversation.walked`)."""
+_LOOKBACK = 64
+"""How far from the end :meth:`Conversation.resumed` looks for where a walk ended: an
+agent's next request adds a few messages."""
+_STATE_BYTES = 64
+"""Estimated bytes of a remembered walk state beside what it holds (one per slot read)."""
 
 
 @dataclass(frozen=True)
@@ -140,7 +147,7 @@ class Conversation:
             caller passed none.
     """
 
-    __slots__ = ("ctx", "params", "slots", "wire")
+    __slots__ = ("_facts", "ctx", "params", "slots", "wire")
 
     def __init__(
         self,
@@ -154,6 +161,7 @@ class Conversation:
         self.ctx = ctx
         self.wire = wire
         self.params = params
+        self._facts: list[Facts] | None = None
 
     def __len__(self) -> int:
         return len(self.slots)
@@ -161,6 +169,68 @@ class Conversation:
     def facts(self, index: int) -> Facts:
         """The facts of message ``index``."""
         return self.slots[index].facts
+
+    def resumed(self, name: str) -> tuple[int, Any] | None:
+        """Where the walk ``name`` can resume: the slots it need not read, and its state.
+
+        For a rule that reads the conversation as a walk from the first slot on, each
+        step from one slot's facts and the state the steps before it left (what it
+        finds at a slot never depends on the slots after it). The walk of an earlier
+        request of this conversation left its end state (:meth:`walked`) with its last
+        slot's message, in what a recall keeps of it; where this request holds that
+        message again, and the facts of every slot up to it are equal to the ones that
+        walk read, the walk resumes from there. ``None``: it reads every slot. The state
+        is the remembered one: a walk copies what it changes.
+        """
+        key = self.ctx.recall_key
+        if key is None:
+            return None
+        slots = self.slots
+        for index in range(len(slots) - 1, max(len(slots) - _LOOKBACK, 0) - 1, -1):
+            seen = slots[index].seen
+            found = None if seen is None else seen.outcome((key, _WALKED, name))
+            if found is None:
+                continue
+            read, state, _ = found
+            length = index + 1
+            if len(read) == length and read == self.all_facts()[:length]:
+                return length, state
+            return None
+        return None
+
+    def walked(self, name: str, state: Any, size: int, since: int = 0) -> None:
+        """Remember ``state``, the end state of the walk ``name`` over all of the slots.
+
+        Kept (where a recall keeps the last slot's message) for the next request of the
+        conversation to resume from (:meth:`resumed`); ``size``: its estimated bytes.
+        ``since``: where this walk resumed; that state is forgotten, so a conversation
+        keeps one per walk. ``state`` is not changed after: it is the remembered one.
+        """
+        key = self.ctx.recall_key
+        slots = self.slots
+        if key is None or not slots:
+            return
+        full = (key, _WALKED, name)
+        if 0 < since < len(slots):
+            before: Any = slots[since - 1].seen
+            found = None if before is None else before.outcome(full)
+            if found is not None:
+                before.forget(full, found[2])
+        seen: Any = slots[-1].seen
+        if seen is None:
+            return
+        found = seen.outcome(full)
+        if found is not None:
+            seen.forget(full, found[2])
+        size += _STATE_BYTES + 8 * len(slots)
+        seen.remember(full, (self.all_facts(), state, size), size)
+
+    def all_facts(self) -> list[Facts]:
+        """Every slot's facts, in order (one list per conversation: not to be changed)."""
+        found = self._facts
+        if found is None:
+            found = self._facts = [slot.facts for slot in self.slots]
+        return found
 
     def remembered(self, slot: Slot, key: Hashable, build: Callable[[], _T], size: int) -> _T:
         """``build()``, worked out from ``slot``'s message alone for this context.

@@ -196,6 +196,7 @@ class _Namer:
         self.rule = rule
         self.check = check
         self.taken = set(reserved)
+        self.handed: set[str] = set()  # the ids handed out
         self.occurrences: dict[str, int] = {}
         self.fill = ""
         if rule.exact_length is None and rule.allowed is not None:
@@ -235,7 +236,14 @@ class _Namer:
             candidate = self._hashed(original, attempt)
             attempt += 1
         self.taken.add(candidate)
+        self.handed.add(candidate)
         return candidate
+
+
+_FIND: Final = "tool_call_id.find"
+"""The name :meth:`ToolCallId.find`'s walk is remembered by (``Conversation.walked``)."""
+_FIX: Final = "tool_call_id.fix"
+"""The name the renaming walk (:class:`_Renamer`) is remembered by."""
 
 
 class ToolCallId(Rule):
@@ -252,8 +260,14 @@ class ToolCallId(Rule):
         issued: set[str] = set()
         # Where each id was last sent: the turn being read (twice in it), or an earlier one.
         sent_at: dict[str, int] = {}
-        for index, slot in enumerate(conv.slots):
-            facts = slot.facts
+        slots = conv.slots
+        start = 0
+        resumed = conv.resumed(_FIND)  # an agent's next request: read only what is new
+        if resumed is not None:
+            start, (known, known_issued, known_sent_at) = resumed
+            found, issued, sent_at = list(known), set(known_issued), dict(known_sent_at)
+        for index in range(start, len(slots)):
+            facts = slots[index].facts
             if facts.calls:
                 problems: list[Problem] | None = None
                 for number, (key, sent, raw) in enumerate(facts.calls):
@@ -278,7 +292,9 @@ class ToolCallId(Rule):
                 if bad is not None:
                     problem = _worded(bad, facts.result_id, rule, "tool_call_id", None)
                     found.append(Finding(index, (problem,)))
-        return found
+        size = 120 * (len(issued) + len(sent_at)) + 400 * len(found)
+        conv.walked(_FIND, (found, issued, sent_at), size, start)
+        return found[:]
 
     def fix(self, conv: Conversation, found: Sequence[Finding]) -> Conversation:
         """Rename the found ids; results follow their calls."""
@@ -308,26 +324,49 @@ def _worded(
 
 
 class _Renamer:
-    """One walk over the conversation renaming found ids and the results that follow."""
+    """One walk over the conversation renaming found ids and the results that follow.
+
+    A walk, in the sense of ``Conversation.resumed``, but for one thing: the ids every
+    call of the request keeps (``reserved``) are never handed out, the later calls'
+    included. It resumes only where none of the ids the later calls keep is one it
+    handed out before: then each earlier message is renamed as it was.
+    """
 
     def __init__(self, conv: Conversation, found: dict[int | None, Finding]) -> None:
         self.conv = conv
         self.found = found
         rule = conv.ctx.policy.tool_ids
         check = _checker(conv)
-        reserved = {
-            sent
-            for slot in conv.slots
-            for _, sent, _ in slot.facts.calls
-            if check.problem(sent) is None
-        }
+        slots = conv.slots
+        self.start = 0
+        self.edits: list[tuple[int, dict[int, str], str | None]] = []
+        resumed = conv.resumed(_FIX)
+        reserved = _kept(slots, check, 0 if resumed is None else resumed[0])
         self.namer = _Namer(rule, reserved, check)
         self.latest: dict[str, str] = {}
         self.batch: deque[tuple[str, str]] = deque()
+        if resumed is not None:
+            start, (edits, taken, occurrences, latest, batch, handed) = resumed
+            if handed.isdisjoint(reserved):  # no later call keeps an id handed out
+                self.start = start
+                self.edits = list(edits)
+                self.namer.taken |= taken
+                self.namer.handed = set(handed)
+                self.namer.occurrences = dict(occurrences)
+                self.latest = dict(latest)
+                self.batch = deque(batch)
+            else:
+                self.namer = _Namer(rule, reserved | _kept(slots[:start], check, 0), check)
 
     def run(self) -> Conversation:
-        out: list[Slot] = []
-        for index, slot in enumerate(self.conv.slots):
+        conv = self.conv
+        slots = conv.slots
+        start = self.start
+        out = list(slots[:start])
+        for index, calls, result in self.edits:  # the messages read before, as renamed
+            out[index] = self._edited(slots[index], calls, result)
+        for index in range(start, len(slots)):
+            slot = slots[index]
             facts = slot.facts
             if facts.role == "assistant":
                 slot = self._turn(index, slot)
@@ -338,13 +377,18 @@ class _Renamer:
                 # it follows its call's new id, and the next result answers the next call.
                 wire_id = _pop(self.batch, facts.result)
                 if wire_id is not None:
-                    wire_id = self.conv.ctx.plan.answer_id(wire_id, tool=False)
+                    wire_id = conv.ctx.plan.answer_id(wire_id, tool=False)
                 if wire_id is not None and wire_id != facts.result:
-                    slot = self._with_ids(slot, {}, wire_id)
+                    slot = self._with_ids(index, slot, {}, wire_id)
             elif facts.role != "tool":
                 self.batch.clear()
             out.append(slot)
-        return self.conv.with_slots(out)
+        namer = self.namer
+        handed = namer.handed
+        state = (self.edits, namer.taken, namer.occurrences, self.latest, tuple(self.batch), handed)
+        size = 120 * (len(namer.taken) + len(self.latest) + len(handed)) + 160 * len(self.edits)
+        conv.walked(_FIX, state, size, start)
+        return conv.with_slots(out)
 
     def _turn(self, index: int, slot: Slot) -> Slot:
         calls = slot.facts.calls
@@ -361,9 +405,13 @@ class _Renamer:
         self.latest.update(mapping)
         if not renamed:
             return slot
-        return self._with_ids(slot, renamed, None)
+        return self._with_ids(index, slot, renamed, None)
 
-    def _with_ids(self, slot: Slot, calls: dict[int, str], result: str | None) -> Slot:
+    def _with_ids(self, index: int, slot: Slot, calls: dict[int, str], result: str | None) -> Slot:
+        self.edits.append((index, calls, result))
+        return self._edited(slot, calls, result)
+
+    def _edited(self, slot: Slot, calls: dict[int, str], result: str | None) -> Slot:
         return self.conv.with_ids(
             slot, calls, result, lambda: renamed_facts(slot.facts, calls, result)
         )
@@ -384,7 +432,17 @@ class _Renamer:
             wire_id = self.namer.fresh(slot.facts.result_id or "")
         if wire_id is None or wire_id == slot.facts.result_raw:
             return slot
-        return self._with_ids(slot, {}, wire_id)
+        return self._with_ids(index, slot, {}, wire_id)
+
+
+def _kept(slots: Sequence[Slot], check: _Checker, start: int) -> set[str]:
+    """The call ids (as sent) from slot ``start`` on that the target accepts as they are."""
+    return {
+        sent
+        for index in range(start, len(slots))
+        for _, sent, _ in slots[index].facts.calls
+        if check.problem(sent) is None
+    }
 
 
 def _pop(batch: deque[tuple[str, str]], key: str) -> str | None:

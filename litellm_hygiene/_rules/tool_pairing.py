@@ -33,7 +33,7 @@ from __future__ import annotations
 import bisect
 from collections import defaultdict
 from collections.abc import Sequence
-from typing import ClassVar, TypeAlias
+from typing import ClassVar, Final, TypeAlias
 
 from .._build import construct_unchecked
 from .._content import TextContent
@@ -111,34 +111,53 @@ def _addressed(facts: Facts, call: Call) -> bool:
     return given is None or given == call[2]
 
 
-def _in_order(slots: Sequence[Slot]) -> dict[int, Call] | None:
+def _in_order(conv: Conversation) -> tuple[dict[int, Call], list[Finding]] | None:
     """The results to readdress when every call is answered in order, right after its turn.
 
     Then every slot stays where it is, and only a result that carries another form of
-    its call's id changes: the map gives each such result's position its call (what
-    :func:`_plan` gives for such a transcript, found in one pass without its index).
-    ``None`` when a result is missing, extra or out of place: that takes the full plan.
+    its call's id changes: the map gives each such result's position its call, with
+    what is found there (what :func:`_plan` gives for such a transcript, found in one
+    pass without its index). ``None`` when a result is missing, extra or out of place:
+    that takes the full plan. A walk (``Conversation.resumed``): an agent's next
+    request reads only its new slots.
     """
+    slots = conv.slots
     readdressed: dict[int, Call] = {}
+    found: list[Finding] = []
     expected: tuple[Call, ...] = ()
     answered = 0
-    for position, slot in enumerate(slots):
-        facts = slot.facts
+    start = 0
+    resumed = conv.resumed(_IN_ORDER)
+    if resumed is not None:
+        start, state = resumed
+        if state is None:
+            return None  # out of order before: so it stays, whatever follows
+        expected, answered, known, known_found = state
+        readdressed, found = dict(known), list(known_found)
+    for position in range(start, len(slots)):
+        facts = slots[position].facts
         if facts.result is not None:
-            if answered == len(expected):
-                return None
-            call = expected[answered]
-            if facts.result != call[0]:
+            call = expected[answered] if answered < len(expected) else None
+            if call is None or facts.result != call[0]:
+                conv.walked(_IN_ORDER, None, 0, start)
                 return None
             if not _addressed(facts, call):
                 readdressed[position] = call
+                found.append(_readdressed(position, call))
             answered += 1
             continue
         if answered != len(expected):
+            conv.walked(_IN_ORDER, None, 0, start)
             return None
         expected = facts.calls
         answered = 0
-    return readdressed if answered == len(expected) else None
+    size = 200 * len(readdressed) + 400 * len(found)
+    conv.walked(_IN_ORDER, (expected, answered, readdressed, found), size, start)
+    return (dict(readdressed), found[:]) if answered == len(expected) else None
+
+
+_IN_ORDER: Final = "tool_pairing.in_order"
+"""The name :func:`_in_order`'s walk is remembered by (``Conversation.walked``)."""
 
 
 Plan = list["int | Call | tuple[int, Call]"]
@@ -242,21 +261,21 @@ def _readdressed(position: int, call: Call) -> Finding:
 
 
 def _planned(
-    conv: Conversation, readdressed: dict[int, Call] | None
+    conv: Conversation, in_order: tuple[dict[int, Call], list[Finding]] | None
 ) -> tuple[Repaired, list[Finding]]:
     """The repair of ``conv``, worked out once for the rule's find and its fix.
 
-    ``readdressed``: what :func:`_in_order` gives for it, already asked.
+    ``in_order``: what :func:`_in_order` gives for it, already asked.
     """
-    return conv.ctx.kept((ToolPairing.code, conv.slots), lambda: _repair(conv, readdressed))
+    return conv.ctx.kept((ToolPairing.code, conv.slots), lambda: _repair(conv, in_order))
 
 
 def _repair(
-    conv: Conversation, readdressed: dict[int, Call] | None
+    conv: Conversation, in_order: tuple[dict[int, Call], list[Finding]] | None
 ) -> tuple[Repaired, list[Finding]]:
-    if readdressed is None:
+    if in_order is None:
         return _plan(conv)
-    return readdressed, [_readdressed(p, call) for p, call in readdressed.items()]
+    return in_order
 
 
 def _finding(position: int, where: str, reason: str, kind: str | None, key: str) -> Finding:
@@ -309,10 +328,10 @@ class ToolPairing(Rule):
 
     def find(self, conv: Conversation) -> list[Finding]:
         """Calls without results, results without calls, duplicates, displaced results."""
-        readdressed = _in_order(conv.slots)  # the check every request makes: one pass
-        if readdressed is not None and not readdressed:
+        in_order = _in_order(conv)  # the check every request makes: one pass
+        if in_order is not None and not in_order[0]:
             return []  # every call answered once, in order, right after its turn, by its id
-        return _planned(conv, readdressed)[1]
+        return _planned(conv, in_order)[1]
 
     def fix(self, conv: Conversation, found: Sequence[Finding]) -> Conversation:
         """The slots in repaired order, with synthesized results where calls had none."""

@@ -146,14 +146,16 @@ def test_pairing_in_one_pass_is_the_full_plan(model: str, messages: list[dict[st
         return
     ctx = context_for(resolve_target(model))
     conv = Conversation(read_slots(messages, ctx, OPENAI), ctx, OPENAI)
-    quick = _in_order(conv.slots)
+    quick = _in_order(conv)
     if quick is not None:
         # Every slot stays where it is; the map's results are readdressed to its calls.
-        order = [(p, quick[p]) if p in quick else p for p in range(len(conv.slots))]
-        assert (order, [_readdressed(p, call) for p, call in quick.items()]) == _plan(conv)
+        readdressed, found = quick
+        order = [(p, readdressed[p]) if p in readdressed else p for p in range(len(conv.slots))]
+        assert found == [_readdressed(p, call) for p, call in readdressed.items()]
+        assert (order, found) == _plan(conv)
     # The one pass every request makes says "nothing to repair" exactly when the full
     # plan finds nothing.
-    assert (quick == {}) is (not _plan(conv)[1])
+    assert (quick is not None and not quick[0]) is (not _plan(conv)[1])
 
 
 @pytest.mark.parametrize("model", TARGETS)
