@@ -28,6 +28,7 @@ from hypothesis import strategies as st
 
 from litellm_hygiene import from_openai, resolve_target
 from litellm_hygiene._anthropic import to_anthropic
+from litellm_hygiene._executor import read_conversation
 from litellm_hygiene._integration._engine import HygieneEngine
 from litellm_hygiene._integration._prepare import prepare_sync
 from litellm_hygiene._integration._report import CallReport
@@ -36,6 +37,7 @@ from litellm_hygiene._openai._wire import OPENAI
 from litellm_hygiene._pipeline import context_for
 from litellm_hygiene._recall import Recall, Seen, build, patch
 from litellm_hygiene._responses import to_responses
+from litellm_hygiene._rules import Conversation, Slot
 from litellm_hygiene._sanitize import read_request, sanitize_read
 from tests.support.strategies import agent_turn, droppable_turn, gemini_turn, message
 
@@ -464,3 +466,69 @@ def test_a_message_renamed_by_what_comes_after_it_is_written_for_its_new_id(
         expected = _sent(full, _fresh(kwargs), called)
         assert expected[1]["changes"] == {"tool_call_id": 1}
         assert _sent(remembering, _fresh(kwargs), called) == expected
+
+
+# -- walks that resume where the last request ended ----------------------------------------
+
+
+def _walked_conversation(recall: Recall, messages: list[Json], key: int = 7) -> Conversation:
+    """``messages`` read as the hook reads a request whose conversation a recall keeps."""
+    aligned = _remember(recall, "chat", messages)
+    ctx = replace(context_for(resolve_target("mistral/mistral-large-latest")), recall_key=key)
+    return read_conversation(messages, ctx, OPENAI, seen=aligned.seen)
+
+
+def test_a_walk_resumes_where_the_last_request_of_its_conversation_ended() -> None:
+    recall = Recall()
+    first = _conversation(3)
+    conv = _walked_conversation(recall, _fresh(first))
+    assert conv.resumed("walk") is None  # nothing walked yet
+    state = object()
+    conv.walked("walk", state, 100)
+    longer = _walked_conversation(recall, _fresh(_conversation(5)))
+    assert longer.resumed("walk") == (len(first), state)
+    assert longer.resumed("another walk") is None
+    # Another target (another recall key) never resumes what this one walked.
+    other = _walked_conversation(recall, _fresh(_conversation(5)), key=8)
+    assert other.resumed("walk") is None
+
+
+def test_a_walk_does_not_resume_where_the_facts_it_read_changed() -> None:
+    """The same messages, read again into other facts (an earlier rule changed them)."""
+    recall = Recall()
+    conv = _walked_conversation(recall, _fresh(_conversation(3)))
+    conv.walked("walk", "state", 100)
+    longer = _walked_conversation(recall, _fresh(_conversation(5)))
+    slots = list(longer.slots)
+    assert slots[2].facts.role == "assistant"
+    changed = Slot(slots[2].raw, slots[2].facts._replace(role="user"), None, 2)
+    changed.seen = slots[2].seen
+    assert longer.with_slots([*slots[:2], changed, *slots[3:]]).resumed("walk") is None
+    # One slot fewer before the walk's last message: not where it ended.
+    assert longer.with_slots(slots[1:]).resumed("walk") is None
+    assert longer.resumed("walk") is not None
+
+
+def test_a_conversation_keeps_one_state_per_walk() -> None:
+    """A walk that resumes forgets the state it resumed from: memory grows with the walk."""
+    recall = Recall()
+    conv = _walked_conversation(recall, _fresh(_conversation(3)))
+    conv.walked("walk", "first", 10_000)
+    held = recall.estimated_bytes
+    longer = _walked_conversation(recall, _fresh(_conversation(4)))
+    resumed = longer.resumed("walk")
+    assert resumed is not None
+    longer.walked("walk", "second", 10_000, since=resumed[0])
+    assert conv.resumed("walk") is None  # forgotten where it was
+    assert longer.resumed("walk") == (len(longer), "second")
+    grown = recall.estimated_bytes - held
+    assert 0 < grown < 10_000  # the new messages, not a second state
+    longer.walked("walk", "again", 10_000, since=len(longer))  # the same request again
+    assert recall.estimated_bytes == held + grown
+
+
+def test_a_walk_is_not_remembered_without_a_recall() -> None:
+    ctx = context_for(resolve_target("mistral/mistral-large-latest"))
+    conv = read_conversation(_conversation(3), ctx, OPENAI)
+    conv.walked("walk", "state", 100)
+    assert conv.resumed("walk") is None
