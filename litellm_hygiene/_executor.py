@@ -9,6 +9,7 @@ the loop every request goes through.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from typing import Any
 
@@ -112,14 +113,18 @@ class _Walk:
         self.dropped = [0] * len(rules)
         self.touched = False
         key = conv.ctx.recall_key
-        self.key: Hashable = None if key is None else (key, tuple(r.code for r in rules))
+        self.key = -1 if key is None else _walk_key(key, rules)
 
     def step(self, index: int, slot: Slot) -> Slot | None:
         """The message as the rules leave it; ``None`` when one drops it."""
         seen = slot.seen
-        if seen is None or self.key is None or slot.facts.role == "user":
+        if seen is None or self.key < 0 or slot.facts.role == "user":
             return self._apply(index, slot, *self._walk(index, slot))
-        key = (self.key, slot.restored, slot.failed)
+        restored = slot.restored
+        # Most messages: no provenance restored, not failed; the walk's number is the key.
+        key: Hashable = self.key
+        if restored is not None or slot.failed:
+            key = (key, restored, slot.failed)
         outcome: _Outcome | None = seen.outcome(key)
         if outcome is None:
             result, events, dropped_at = self._walk(index, slot)
@@ -188,6 +193,25 @@ class _Walk:
             return None
         self.touched |= result is not slot
         return result
+
+
+_WALK_KEYS: dict[tuple[int, tuple[str, ...]], int] = {}
+"""A number for each recall key and run of message rules: what a walk's outcome is
+remembered by (a number: hashed at once, where the pair is hashed element by element).
+Bounded: emptied when full; a number is never given twice."""
+_NUMBERS = itertools.count()
+_WALK_LIMIT = 4096
+
+
+def _walk_key(key: int, rules: Sequence[MessageRule]) -> int:
+    """The number of the walk of ``rules`` under recall key ``key`` (see :data:`_WALK_KEYS`)."""
+    full = (key, tuple(rule.code for rule in rules))
+    found = _WALK_KEYS.get(full)
+    if found is None:
+        if len(_WALK_KEYS) >= _WALK_LIMIT:
+            _WALK_KEYS.clear()
+        found = _WALK_KEYS.setdefault(full, next(_NUMBERS))
+    return found
 
 
 _Event = tuple[int, Sequence[Problem]]

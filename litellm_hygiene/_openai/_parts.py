@@ -297,7 +297,10 @@ def inline_image_chars(messages: Sequence[Any], stop_above: int) -> int:
         if not isinstance(content, list):
             continue  # no parts, no images: most messages
         for part in content:
-            if isinstance(part, Mapping) and part.get("type") == "image_url":
+            # A dict is asked first: an ``isinstance`` against the ABC costs ten times more.
+            if not (type(part) is dict or isinstance(part, Mapping)):
+                continue
+            if part.get("type") == "image_url":
                 raw = part.get("image_url")
                 url = raw.get("url") if isinstance(raw, Mapping) else raw
                 if isinstance(url, str) and url.startswith("data:"):
