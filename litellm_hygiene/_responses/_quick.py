@@ -191,11 +191,21 @@ def quick_items(
     ``seen``: what a recall remembers of each item (``_recall``), its first ``matched``
     items equal to the ones remembered. A chat message is remembered in the ``Seen`` of
     the last item it was read from (which only requests holding every item before it
-    share), and taken from there when all its items are among the ``matched``.
+    share), and taken from there when all its items are among the ``matched``. And the
+    reading of a request up to its last message that is not an assistant turn's (what
+    follows cannot change it) is remembered with that item: the next request of the
+    conversation reads only the items after it.
     """
     out: list[tuple[dict[str, Any], Span]] = []
+    begin = 0
+    resumed = None if seen is None else _resumed(seen, matched)
+    if resumed is not None:
+        begin, known = resumed
+        out = list(known)
     start = -1  # the first item of the assistant turn being gathered
-    for index, item in enumerate(items):
+    whole = len(out)  # the messages read up to the last one not an assistant turn's
+    for index in range(begin, len(items)):
+        item = items[index]
         if type(item) is not dict:
             return None
         kind = item.get("type")
@@ -213,12 +223,70 @@ def quick_items(
         if chat is None:
             return None
         out.append((chat, (index, index + 1)))
+        whole = len(out)
     if start >= 0:
         turn = _read(items, start, len(items), seen, matched, True)
         if turn is None:
             return None
         out.append((turn, (start, len(items))))
+    if seen is not None and whole:
+        _remember_read(seen, out, whole, begin, resumed)
     return out
+
+
+_READ: Final = "responses read"
+"""What a recall remembers with the last item of a request's last message that is not
+an assistant turn's: the chat messages read up to it, each the recall's own copy."""
+_LOOKBACK: Final = 64
+"""How far before the last remembered item :func:`_resumed` looks for a reading."""
+
+
+def _resumed(
+    seen: Sequence[Seen], matched: int
+) -> tuple[int, list[tuple[dict[str, Any], Span]]] | None:
+    """Where the reading of an earlier request of the conversation ended, and its messages.
+
+    Only among the ``matched`` items: those equal to the ones it was read from.
+    """
+    for index in range(min(matched, len(seen)) - 1, max(matched - _LOOKBACK, 0) - 1, -1):
+        found: tuple[list[tuple[dict[str, Any], Span]], int] | None = seen[index].outcome(_READ)
+        if found is not None:
+            return index + 1, found[0]
+    return None
+
+
+def _remember_read(
+    seen: Sequence[Seen],
+    out: list[tuple[dict[str, Any], Span]],
+    whole: int,
+    begin: int,
+    resumed: tuple[int, list[tuple[dict[str, Any], Span]]] | None,
+) -> None:
+    """Remember the first ``whole`` messages of ``out`` with the last item read for them.
+
+    As the recall's own copies: each message read anew here is the copy its last item's
+    ``Seen`` keeps (``_read``); where one has none (not plain JSON), only the messages
+    before it are remembered.
+    """
+    kept: list[tuple[dict[str, Any], Span]] = [] if resumed is None else resumed[1]
+    done = len(kept)
+    if done >= whole:
+        return  # nothing read anew up to there
+    copies = list(kept)
+    for _, span in out[done:whole]:
+        start, stop = span
+        copy: dict[str, Any] | None = seen[stop - 1].outcome((_CHAT_FORM, stop - start))
+        if copy is None:
+            break
+        copies.append((copy, span))
+    if len(copies) == done:
+        return
+    if resumed is not None and begin > 0:
+        before = seen[begin - 1].outcome(_READ)
+        if before is not None:
+            seen[begin - 1].forget(_READ, before[1])
+    size = 64 + 72 * len(copies)
+    seen[copies[-1][1][1] - 1].remember(_READ, (copies, size), size)
 
 
 def _read(
