@@ -102,13 +102,19 @@ def read_as_chat(
     chat: list[dict[str, Any]] = []
     read: dict[int, Message] = {}
     origin: dict[int, tuple[int, int]] = {}
-    places = ([SYSTEM_INDEX] if has_system else []) + list(range(len(messages)))
+    resumed = None if seen is None else _resumed(seen, len(messages))
+    begin = 0 if resumed is None else resumed[0]
+    places = ([SYSTEM_INDEX] if has_system else []) + list(range(begin, len(messages)))
     quicks = (
         quick_chat(messages, system, has_system)
         if seen is None
-        else _remembered(messages, system, has_system, seen)
+        else _remembered(messages, system, has_system, seen, begin)
     )
     parts: list[Seen] = []
+    kept = begin  # the messages read the quick way from the first, as the recall keeps them
+    first = 0  # the chat messages of the system prompt, before the messages'
+    if resumed is not None and not has_system:
+        _take(resumed[1], chat, origin, parts)
     for at, quick in zip(places, quicks, strict=True):
         before = len(chat)
         if quick is None:
@@ -125,9 +131,17 @@ def read_as_chat(
             for number, raw in enumerate(quick if isinstance(quick, list) else [quick]):
                 origin[id(raw)] = (at, number)
                 chat.append(raw)
+            if at == kept and seen is not None and seen[at].outcome(_CHAT_FORM) is not None:
+                kept += 1
         if seen is not None:
             count = len(chat) - before
             parts += [Seen() for _ in range(count)] if at == SYSTEM_INDEX else seen[at].parts(count)
+        if at == SYSTEM_INDEX:
+            first = len(chat)
+            if resumed is not None:  # the messages an earlier request read, after it
+                _take(resumed[1], chat, origin, parts)
+    if seen is not None and kept > begin:
+        _remember_read(seen, parts[first:], kept, begin, resumed)
     lifted = _leading_systems(messages)
     known = None if seen is None else parts
     return AnthropicChat(chat, read, origin, (messages, system), tuple(unread), lifted, known)
@@ -138,12 +152,13 @@ _CHAT_FORM = "anthropic chat form"
 
 
 def _remembered(
-    messages: Sequence[Any], system: Any, has_system: bool, seen: Sequence[Seen]
+    messages: Sequence[Any], system: Any, has_system: bool, seen: Sequence[Seen], begin: int
 ) -> Iterator[Any]:
-    """:func:`quick_chat`, each message's chat form remembered in its ``Seen``."""
+    """:func:`quick_chat` from message ``begin`` on, each chat form kept in its ``Seen``."""
     if has_system:
         yield quick_system(system)
-    for msg, known in zip(messages, seen, strict=True):
+    for index in range(begin, len(messages)):
+        msg, known = messages[index], seen[index]
         kept = known.outcome(_CHAT_FORM)
         if kept is not None:
             # The recall's own copy, shared by every request holding the message: the
@@ -155,6 +170,75 @@ def _remembered(
         if quick is not None:
             known.remember_copy(_CHAT_FORM, quick if isinstance(quick, list) else [quick])
         yield quick
+
+
+_READ = "anthropic read"
+"""What a recall remembers with a request's last message read the quick way from the
+first: the chat messages read up to it, where they came from, and their ``Seen``."""
+_LOOKBACK = 64
+"""How far before a request's last message :func:`_resumed` looks for a reading."""
+
+_Read = tuple[list[dict[str, Any]], dict[int, tuple[int, int]], list[Seen]]
+"""A remembered reading: the chat messages, where each came from, and their ``Seen``."""
+
+
+def _resumed(seen: Sequence[Seen], count: int) -> tuple[int, _Read] | None:
+    """Where the reading of an earlier request of the conversation ended, and what it read.
+
+    A message's ``Seen`` is the recall's only where it and every message before it are
+    equal to the ones remembered: so are the messages that reading was of.
+    """
+    for index in range(count - 1, max(count - _LOOKBACK, 0) - 1, -1):
+        found: tuple[_Read, int] | None = seen[index].outcome(_READ)
+        if found is not None:
+            return index + 1, found[0]
+    return None
+
+
+def _take(
+    known: _Read,
+    chat: list[dict[str, Any]],
+    origin: dict[int, tuple[int, int]],
+    parts: list[Seen],
+) -> None:
+    """Add a remembered reading to the one being made."""
+    known_chat, known_origin, known_parts = known
+    chat += known_chat
+    origin.update(known_origin)
+    parts += known_parts
+
+
+def _remember_read(
+    seen: Sequence[Seen],
+    parts: list[Seen],
+    kept: int,
+    begin: int,
+    resumed: tuple[int, _Read] | None,
+) -> None:
+    """Remember the reading of the first ``kept`` messages with the last of them.
+
+    ``parts``: the ``Seen`` of the messages' chat forms (the system prompt's left out).
+    Each chat form read anew is the recall's own copy, as the next request's reading
+    takes it from its message's ``Seen``.
+    """
+    if resumed is not None:
+        known_chat, known_origin, known_parts = resumed[1]
+        copies, where, owned = list(known_chat), dict(known_origin), list(known_parts)
+        before = seen[begin - 1].outcome(_READ)
+        if before is not None:
+            seen[begin - 1].forget(_READ, before[1])
+    else:
+        copies, where, owned = [], {}, []
+    position = len(copies)
+    for at in range(begin, kept):
+        forms: list[dict[str, Any]] = seen[at].outcome(_CHAT_FORM)
+        for number, form in enumerate(forms):
+            where[id(form)] = (at, number)
+            copies.append(form)
+        owned += parts[position : position + len(forms)]
+        position += len(forms)
+    size = 64 + 120 * len(copies)
+    seen[kept - 1].remember(_READ, ((copies, where, owned), size), size)
 
 
 def _leading_systems(messages: Sequence[Any]) -> tuple[int, ...]:
