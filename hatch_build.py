@@ -53,7 +53,6 @@ COMPILED: tuple[str, ...] = (
     "_executor.py",
     "_recall.py",
     "_integration/_store/_fingerprints.py",
-    "_integration/_request.py",
     "_responses/_chat.py",
     "_responses/_decode.py",
     "_responses/_encode.py",
@@ -64,8 +63,7 @@ COMPILED: tuple[str, ...] = (
 """The modules compiled (globs relative to the package): the wire reader and editor,
 every rule and the interface they read through (``_view``, ``_wire``), the readers and
 writers of the coding agents' request shapes (``_anthropic``, ``_responses``), and the
-provenance lookup's fingerprints, and the request's core (``_integration/_request.py``:
-its passes over every message; the wires' tables of functions, ``_wire.py``, gain
+provenance lookup's fingerprints (the wires' tables of functions, ``_wire.py``, gain
 nothing compiled). None defines a pydantic model (mypyc compiles a class
 into a native one, which pydantic cannot build on); an interpreted class cannot subclass
 a compiled one, so every rule module is compiled with the rules' base."""
