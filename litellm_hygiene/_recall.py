@@ -35,7 +35,18 @@ from typing import Any, Final
 
 from ._json import copy_json
 
-__all__ = ["Aligned", "Recall", "Seen", "build", "patch", "patchable", "snapshot"]
+__all__ = [
+    "LOOKBACK",
+    "Aligned",
+    "Recall",
+    "Seen",
+    "build",
+    "patch",
+    "patchable",
+    "resumed",
+    "snapshot",
+    "walked",
+]
 
 DEFAULT_BYTES: Final = 256 << 20
 """The recall's default bound: 256 MiB (about 70 sessions of 200 agent steps)."""
@@ -343,6 +354,54 @@ class Recall:
                 self._counted("recall_evictions", len(records))
         if not self._heads or self._bytes < 0:  # a prefix two records share, counted twice
             self._bytes = 0
+
+
+LOOKBACK: Final = 64
+"""How far before a request's end :func:`resumed` looks for where a walk ended: an
+agent's next request adds a few messages."""
+
+
+def resumed(seen: Callable[[int], Seen | None], end: int, key: Hashable) -> tuple[int, Any] | None:
+    """Where a walk remembered under ``key`` ended: its length, and what it left there.
+
+    A walk over a conversation (a rule's, a reader's) that reached its end leaves what it
+    needs to go on with the last message it read (:func:`walked`); the next request of
+    the conversation, holding that message again, looks for it among its last
+    :data:`LOOKBACK` messages before ``end``. ``seen(index)``: the ``Seen`` of message
+    ``index`` (``None``: none). A ``Seen`` is the recall's only where its message and
+    every message before it are equal to the ones remembered: so are the messages the
+    walk read. ``None``: the walk starts from the first message.
+    """
+    for index in range(end - 1, max(end - LOOKBACK, 0) - 1, -1):
+        known = seen(index)
+        found: tuple[Any, int] | None = None if known is None else known.outcome(key)
+        if found is not None:
+            return index + 1, found[0]
+    return None
+
+
+def walked(
+    seen: Callable[[int], Seen | None], since: int, end: int, key: Hashable, state: Any, size: int
+) -> None:
+    """Remember ``state`` (``size`` estimated bytes) under ``key`` with message ``end - 1``.
+
+    ``since``: where this walk resumed (:func:`resumed`); what was remembered there is
+    forgotten, so a conversation keeps one state per walk. ``state`` is the remembered
+    one: not to be changed after.
+    """
+    if 0 < since != end:
+        _forget(seen(since - 1), key)
+    last = seen(end - 1) if end > 0 else None
+    if last is None:
+        return
+    _forget(last, key)
+    last.remember(key, (state, size), size)
+
+
+def _forget(known: Seen | None, key: Hashable) -> None:
+    found: tuple[Any, int] | None = None if known is None else known.outcome(key)
+    if known is not None and found is not None:
+        known.forget(key, found[1])
 
 
 _UNREMEMBERED: Final = Aligned(None, None, 0, 0, None)

@@ -17,7 +17,7 @@ from .._errors import InvalidMessageError
 from .._messages import Context, Message
 from .._openai._decode import decode_message
 from .._openai._encode import encode_message
-from .._recall import Seen
+from .._recall import Seen, resumed, walked
 from .._target import TargetModel
 from ._decode import ABSENT, SYSTEM_INDEX, decode_system, decode_turn, read_turn
 from ._encode import to_anthropic
@@ -102,8 +102,8 @@ def read_as_chat(
     chat: list[dict[str, Any]] = []
     read: dict[int, Message] = {}
     origin: dict[int, tuple[int, int]] = {}
-    resumed = None if seen is None else _resumed(seen, len(messages))
-    begin = 0 if resumed is None else resumed[0]
+    found = None if seen is None else _resumed(seen, len(messages))
+    begin = 0 if found is None else found[0]
     places = ([SYSTEM_INDEX] if has_system else []) + list(range(begin, len(messages)))
     quicks = (
         quick_chat(messages, system, has_system)
@@ -113,8 +113,8 @@ def read_as_chat(
     parts: list[Seen] = []
     kept = begin  # the messages read the quick way from the first, as the recall keeps them
     first = 0  # the chat messages of the system prompt, before the messages'
-    if resumed is not None and not has_system:
-        _take(resumed[1], chat, origin, parts)
+    if found is not None and not has_system:
+        _take(found[1], chat, origin, parts)
     for at, quick in zip(places, quicks, strict=True):
         before = len(chat)
         if quick is None:
@@ -138,10 +138,10 @@ def read_as_chat(
             parts += [Seen() for _ in range(count)] if at == SYSTEM_INDEX else seen[at].parts(count)
         if at == SYSTEM_INDEX:
             first = len(chat)
-            if resumed is not None:  # the messages an earlier request read, after it
-                _take(resumed[1], chat, origin, parts)
+            if found is not None:  # the messages an earlier request read, after it
+                _take(found[1], chat, origin, parts)
     if seen is not None and kept > begin:
-        _remember_read(seen, parts[first:], kept, begin, resumed)
+        _remember_read(seen, parts[first:], kept, begin, found)
     lifted = _leading_systems(messages)
     known = None if seen is None else parts
     return AnthropicChat(chat, read, origin, (messages, system), tuple(unread), lifted, known)
@@ -175,24 +175,13 @@ def _remembered(
 _READ = "anthropic read"
 """What a recall remembers with a request's last message read the quick way from the
 first: the chat messages read up to it, where they came from, and their ``Seen``."""
-_LOOKBACK = 64
-"""How far before a request's last message :func:`_resumed` looks for a reading."""
-
 _Read = tuple[list[dict[str, Any]], dict[int, tuple[int, int]], list[Seen]]
 """A remembered reading: the chat messages, where each came from, and their ``Seen``."""
 
 
 def _resumed(seen: Sequence[Seen], count: int) -> tuple[int, _Read] | None:
-    """Where the reading of an earlier request of the conversation ended, and what it read.
-
-    A message's ``Seen`` is the recall's only where it and every message before it are
-    equal to the ones remembered: so are the messages that reading was of.
-    """
-    for index in range(count - 1, max(count - _LOOKBACK, 0) - 1, -1):
-        found: tuple[_Read, int] | None = seen[index].outcome(_READ)
-        if found is not None:
-            return index + 1, found[0]
-    return None
+    """Where the reading of an earlier request of the conversation ended, and what it read."""
+    return resumed(lambda index: seen[index], count, _READ)
 
 
 def _take(
@@ -213,7 +202,7 @@ def _remember_read(
     parts: list[Seen],
     kept: int,
     begin: int,
-    resumed: tuple[int, _Read] | None,
+    known: tuple[int, _Read] | None,
 ) -> None:
     """Remember the reading of the first ``kept`` messages with the last of them.
 
@@ -221,12 +210,9 @@ def _remember_read(
     Each chat form read anew is the recall's own copy, as the next request's reading
     takes it from its message's ``Seen``.
     """
-    if resumed is not None:
-        known_chat, known_origin, known_parts = resumed[1]
+    if known is not None:
+        known_chat, known_origin, known_parts = known[1]
         copies, where, owned = list(known_chat), dict(known_origin), list(known_parts)
-        before = seen[begin - 1].outcome(_READ)
-        if before is not None:
-            seen[begin - 1].forget(_READ, before[1])
     else:
         copies, where, owned = [], {}, []
     position = len(copies)
@@ -237,8 +223,14 @@ def _remember_read(
             copies.append(form)
         owned += parts[position : position + len(forms)]
         position += len(forms)
-    size = 64 + 120 * len(copies)
-    seen[kept - 1].remember(_READ, ((copies, where, owned), size), size)
+    walked(
+        lambda index: seen[index],
+        begin,
+        kept,
+        _READ,
+        (copies, where, owned),
+        64 + 120 * len(copies),
+    )
 
 
 def _leading_systems(messages: Sequence[Any]) -> tuple[int, ...]:

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Final, TypeGuard
 
-from .._recall import Seen
+from .._recall import Seen, resumed, walked
 from .._wire._keys import PROVIDER_FIELDS
 from ._parts import ABSENT
 
@@ -198,9 +198,9 @@ def quick_items(
     """
     out: list[tuple[dict[str, Any], Span]] = []
     begin = 0
-    resumed = None if seen is None else _resumed(seen, matched)
-    if resumed is not None:
-        begin, known = resumed
+    found = None if seen is None else _resumed(seen, matched)
+    if found is not None:
+        begin, known = found
         out = list(known)
     start = -1  # the first item of the assistant turn being gathered
     whole = len(out)  # the messages read up to the last one not an assistant turn's
@@ -230,15 +230,13 @@ def quick_items(
             return None
         out.append((turn, (start, len(items))))
     if seen is not None and whole:
-        _remember_read(seen, out, whole, begin, resumed)
+        _remember_read(seen, out, whole, begin, found)
     return out
 
 
 _READ: Final = "responses read"
 """What a recall remembers with the last item of a request's last message that is not
 an assistant turn's: the chat messages read up to it, each the recall's own copy."""
-_LOOKBACK: Final = 64
-"""How far before the last remembered item :func:`_resumed` looks for a reading."""
 
 
 def _resumed(
@@ -248,11 +246,7 @@ def _resumed(
 
     Only among the ``matched`` items: those equal to the ones it was read from.
     """
-    for index in range(min(matched, len(seen)) - 1, max(matched - _LOOKBACK, 0) - 1, -1):
-        found: tuple[list[tuple[dict[str, Any], Span]], int] | None = seen[index].outcome(_READ)
-        if found is not None:
-            return index + 1, found[0]
-    return None
+    return resumed(lambda index: seen[index], min(matched, len(seen)), _READ)
 
 
 def _remember_read(
@@ -260,7 +254,7 @@ def _remember_read(
     out: list[tuple[dict[str, Any], Span]],
     whole: int,
     begin: int,
-    resumed: tuple[int, list[tuple[dict[str, Any], Span]]] | None,
+    known: tuple[int, list[tuple[dict[str, Any], Span]]] | None,
 ) -> None:
     """Remember the first ``whole`` messages of ``out`` with the last item read for them.
 
@@ -268,7 +262,7 @@ def _remember_read(
     ``Seen`` keeps (``_read``); where one has none (not plain JSON), only the messages
     before it are remembered.
     """
-    kept: list[tuple[dict[str, Any], Span]] = [] if resumed is None else resumed[1]
+    kept: list[tuple[dict[str, Any], Span]] = [] if known is None else known[1]
     done = len(kept)
     if done >= whole:
         return  # nothing read anew up to there
@@ -281,12 +275,8 @@ def _remember_read(
         copies.append((copy, span))
     if len(copies) == done:
         return
-    if resumed is not None and begin > 0:
-        before = seen[begin - 1].outcome(_READ)
-        if before is not None:
-            seen[begin - 1].forget(_READ, before[1])
-    size = 64 + 72 * len(copies)
-    seen[copies[-1][1][1] - 1].remember(_READ, (copies, size), size)
+    end = copies[-1][1][1]  # the last item read for the last message remembered
+    walked(lambda index: seen[index], begin, end, _READ, copies, 64 + 72 * len(copies))
 
 
 def _read(

@@ -16,6 +16,7 @@ from typing import Any, TypeVar
 
 from .._messages import Api, AssistantMessage, Message
 from .._policy import Policy
+from .._recall import resumed, walked
 from .._target import TargetModel
 from .._view import STAMPED, Facts, Stamp, Wire, WirePlan
 
@@ -32,9 +33,6 @@ _EDITED_BYTES = 600
 _NO_PARAMS: Mapping[str, Any] = MappingProxyType({})
 _WALKED = "walked"
 """What a recall keeps a rule's walk state under (:meth:`Conversation.walked`)."""
-_LOOKBACK = 64
-"""How far from the end :meth:`Conversation.resumed` looks for where a walk ended: an
-agent's next request adds a few messages."""
 _STATE_BYTES = 64
 """Estimated bytes of a remembered walk state beside what it holds (one per slot read)."""
 
@@ -177,25 +175,20 @@ class Conversation:
         step from one slot's facts and the state the steps before it left (what it
         finds at a slot never depends on the slots after it). The walk of an earlier
         request of this conversation left its end state (:meth:`walked`) with its last
-        slot's message, in what a recall keeps of it; where this request holds that
-        message again, and the facts of every slot up to it are equal to the ones that
-        walk read, the walk resumes from there. ``None``: it reads every slot. The state
-        is the remembered one: a walk copies what it changes.
+        slot's message, in what a recall keeps of it (``_recall.resumed``); where this
+        request holds that message again, and the facts of every slot up to it are
+        equal to the ones that walk read, the walk resumes from there. ``None``: it reads
+        every slot. The state is the remembered one: a walk copies what it changes.
         """
         key = self.ctx.recall_key
         if key is None:
             return None
-        slots = self.slots
-        for index in range(len(slots) - 1, max(len(slots) - _LOOKBACK, 0) - 1, -1):
-            seen = slots[index].seen
-            found = None if seen is None else seen.outcome((key, _WALKED, name))
-            if found is None:
-                continue
-            read, state, _ = found
-            length = index + 1
-            if len(read) == length and read == self.all_facts()[:length]:
-                return length, state
+        found = resumed(self._seen, len(self.slots), (key, _WALKED, name))
+        if found is None:
             return None
+        length, (read, state) = found
+        if len(read) == length and read == self.all_facts()[:length]:
+            return length, state
         return None
 
     def walked(self, name: str, state: Any, size: int, since: int = 0) -> None:
@@ -207,23 +200,14 @@ class Conversation:
         keeps one per walk. ``state`` is not changed after: it is the remembered one.
         """
         key = self.ctx.recall_key
-        slots = self.slots
-        if key is None or not slots:
+        if key is None:
             return
+        size += _STATE_BYTES + 8 * len(self.slots)
         full = (key, _WALKED, name)
-        if 0 < since < len(slots):
-            before: Any = slots[since - 1].seen
-            found = None if before is None else before.outcome(full)
-            if found is not None:
-                before.forget(full, found[2])
-        seen: Any = slots[-1].seen
-        if seen is None:
-            return
-        found = seen.outcome(full)
-        if found is not None:
-            seen.forget(full, found[2])
-        size += _STATE_BYTES + 8 * len(slots)
-        seen.remember(full, (self.all_facts(), state, size), size)
+        walked(self._seen, since, len(self.slots), full, (self.all_facts(), state), size)
+
+    def _seen(self, index: int) -> Any:
+        return self.slots[index].seen
 
     def all_facts(self) -> list[Facts]:
         """Every slot's facts, in order (one list per conversation: not to be changed)."""
