@@ -356,7 +356,7 @@ class _Renamer:
                 self.latest = dict(latest)
                 self.batch = deque(batch)
             else:
-                self.namer = _Namer(rule, reserved | _kept(slots[:start], check, 0), check)
+                self.namer = _Namer(rule, _kept(slots, check, 0), check)  # every call's
 
     def run(self) -> Conversation:
         conv = self.conv
