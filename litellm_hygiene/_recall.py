@@ -499,23 +499,30 @@ _DICT: Final = 3
 _LIST: Final = 4
 
 
-def patch(out: Any, given: Any) -> tuple[Any, int]:
+def patch(out: Any, given: Any, equal: bool = False) -> tuple[Any, int]:
     """How to rebuild ``out`` from a message equal to ``given``; and its estimated bytes.
 
     ``out`` is what the rules made of ``given``: where it holds ``given``'s own values
     (by identity), the patch takes the request's; the rest it holds as a copy.
+    ``equal``: a value of ``out`` equal to ``given``'s at the same place, of the same
+    type, is taken too (``out`` was written anew from ``given``, not edited from it).
     """
     sizes = [0]
-    return _patch(out, given, sizes), sizes[0]
+    return _patch(out, given, sizes, equal), sizes[0]
 
 
-def _patch(out: Any, given: Any, sizes: list[int]) -> Any:
+_LEAVES: Final = (str, int, float, bool, type(None))
+"""The types of JSON values that hold no other (``patch`` compares them by ``==``)."""
+
+
+def _patch(out: Any, given: Any, sizes: list[int], equal: bool) -> Any:
     if out is given:
         return (_TAKE,)
-    if type(out) is dict and type(given) is dict:
+    kind = type(out)
+    if kind is dict and type(given) is dict:
         keys = tuple(out)
         parts = tuple(
-            _patch(out[key], given[key], sizes) if key in given else _fixed(out[key], sizes)
+            _patch(out[key], given[key], sizes, equal) if key in given else _fixed(out[key], sizes)
             for key in keys
         )
         if len(keys) == len(given) and all(part[0] == _TAKE for part in parts):
@@ -524,12 +531,14 @@ def _patch(out: Any, given: Any, sizes: list[int]) -> Any:
             return (_TAKE,)
         sizes[0] += _CONTAINER
         return (_DICT, keys, parts)
-    if type(out) is list and type(given) is list and len(out) == len(given):
-        parts = tuple(_patch(o, g, sizes) for o, g in zip(out, given, strict=True))
+    if kind is list and type(given) is list and len(out) == len(given):
+        parts = tuple(_patch(o, g, sizes, equal) for o, g in zip(out, given, strict=True))
         if all(part[0] == _TAKE for part in parts):
             return (_TAKE,)
         sizes[0] += _CONTAINER
         return (_LIST, parts)
+    if equal and kind is type(given) and kind in _LEAVES and out == given:
+        return (_TAKE,)
     return _fixed(out, sizes)
 
 
@@ -550,10 +559,10 @@ class _Unpatchable(Exception):
     """A rule's output holds a value that is not plain JSON: it cannot be rebuilt."""
 
 
-def patchable(out: Any, given: Any) -> tuple[Any, int] | None:
+def patchable(out: Any, given: Any, equal: bool = False) -> tuple[Any, int] | None:
     """:func:`patch`, or ``None`` when ``out`` holds a value that is not plain JSON."""
     try:
-        return patch(out, given)
+        return patch(out, given, equal)
     except _Unpatchable:
         return None
 

@@ -292,8 +292,11 @@ def inline_image_chars(messages: Sequence[Any], stop_above: int) -> int:
     """
     total = 0
     for message in messages:
-        readable = type(message) is dict or isinstance(message, Mapping)
-        content = message.get("content") if readable else None
+        if type(message) is dict:
+            plain: dict[str, Any] = message  # a dict's own lookups, without a method call
+            content = plain.get("content")
+        else:
+            content = message.get("content") if isinstance(message, Mapping) else None
         if not isinstance(content, list):
             continue  # no parts, no images: most messages
         for part in content:

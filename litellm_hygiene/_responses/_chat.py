@@ -10,7 +10,7 @@ all). ``instructions`` is not a message the rules read: it is written back as it
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from .._content import ThinkingContent
@@ -19,7 +19,7 @@ from .._json import copy_dict
 from .._messages import AssistantMessage, Context, Message
 from .._openai._decode import decode_message
 from .._openai._encode import encode_message
-from .._recall import Seen
+from .._recall import Seen, build, patchable
 from .._target import TargetModel
 from ._decode import from_responses
 from ._encode import encode_items, with_items
@@ -46,6 +46,7 @@ class ResponsesChat:
         seen: What a recall remembers of each chat message (``_recall``): the ``Seen``
             of the last item it was read from; ``None`` without a recall, or for a
             request read the long way.
+        roots: The items each of :attr:`seen` was read from, by the ``Seen``'s identity.
     """
 
     messages: list[dict[str, Any]]
@@ -55,6 +56,7 @@ class ResponsesChat:
     items: Any
     unread: tuple[InvalidMessageError, ...] = ()
     seen: Sequence[Seen] | None = None
+    roots: Mapping[int, tuple[int, int]] = field(default_factory=dict)
 
     def written(
         self, messages: Sequence[Any], seen: Sequence[Seen | None] | None = None
@@ -81,7 +83,23 @@ class ResponsesChat:
         return with_items(self.context, items)
 
     def _remembered(self, message: Any, index: int, known: Seen) -> list[dict[str, Any]]:
-        """The items of a message a rule wrote, remembered in its ``Seen``."""
+        """The items of a message a rule wrote, worked out once for every request sending it.
+
+        A message read the quick way is written from the request's own items it was read
+        from, as a patch (``_recall.patch``): the items written take the caller's, where
+        equal, and copy the rest. Else the items are remembered whole, and copied.
+        """
+        span = self._root(known)
+        if span is not None:
+            given = self.items[span[0] : span[1]]
+            recipes: tuple[tuple[int, Any], ...] | None = known.outcome(_PATCHED)
+            if recipes is not None:
+                return [build(recipe, given[at] if at >= 0 else None) for at, recipe in recipes]
+            written = encode_items(self._neutral(message, index))
+            made = _patched(written, given)
+            if made is not None:
+                known.remember(_PATCHED, made[0], made[1])
+            return written  # a patch holds its own copies: none of these is the recall's
         kept = known.outcome(_ITEMS)
         if kept is not None:
             return [copy_dict(item) for item in kept]
@@ -90,6 +108,21 @@ class ResponsesChat:
         # The items handed on are the request's own: what they share with the message
         # (its strings aside) may be the recall's, which nothing it hands on shares.
         return [copy_dict(item) for item in written]
+
+    def _root(self, known: Seen) -> tuple[int, int] | None:
+        """The items of this request the message ``known`` is remembered for was read from.
+
+        A rule's edit of a message has a ``Seen`` of its own, kept with the message's
+        (``Seen.child``): followed back to the one this request read its items into.
+        """
+        roots = self.roots
+        at: Seen | None = known
+        while at is not None:
+            span = roots.get(id(at))
+            if span is not None:
+                return span
+            at = at.owner
+        return None
 
     def _neutral(self, message: Any, index: int) -> Message:
         found = self.read.get(id(message))
@@ -100,6 +133,52 @@ class ResponsesChat:
 
 _ITEMS = "responses items"
 """What a recall remembers of a chat message a rule wrote: its Responses items."""
+_PATCHED = "responses items patched"
+"""... or, for a message read the quick way, how to write them from the items it was
+read from: for each item, the item it patches (``-1``: none) and the patch."""
+
+
+def _patched(
+    written: Sequence[dict[str, Any]], given: Sequence[Any]
+) -> tuple[tuple[tuple[int, Any], ...], int] | None:
+    """How to write ``written`` from the request's ``given`` items (``None``: not JSON).
+
+    Each item written patches the item read of its type at its place, or else the first
+    of its type: a turn a rule changed is written with its items in the order read.
+    """
+    recipes: list[tuple[int, Any]] = []
+    used: set[int] = set()
+    total = 64
+    for number, item in enumerate(written):
+        at = _counterpart(item, given, number, used)
+        made = patchable(item, given[at] if at >= 0 else None, equal=True)
+        if made is None:
+            return None
+        used.add(at)
+        recipes.append((at, made[0]))
+        total += made[1] + 32
+    return tuple(recipes), total
+
+
+def _counterpart(item: dict[str, Any], given: Sequence[Any], number: int, used: set[int]) -> int:
+    """The item read that ``item`` (the ``number``-th written) patches; ``-1``: none.
+
+    Each item read is patched by one item written at most: none is handed on twice.
+    """
+    kind = item.get("type")
+    if number < len(given) and number not in used and _kind(given[number]) == kind:
+        return number
+    for at, other in enumerate(given):
+        if at not in used and _kind(other) == kind:
+            return at
+    return -1
+
+
+def _kind(item: Any) -> Any:
+    return item.get("type", None) if type(item) is dict else _NO_KIND
+
+
+_NO_KIND: Any = object()
 
 
 def _reasoning_before_each(message: Message) -> Message:
@@ -148,8 +227,11 @@ def read_as_chat(
         shell = from_responses([], instructions)  # the request's own fields, no message
         chat = [raw for raw, _ in quick]
         spans = {id(raw): span for raw, span in quick}
-        known = None if seen is None else [seen[stop - 1] for _, (_, stop) in quick]
-        return ResponsesChat(chat, {}, spans, shell, input, (), known)
+        if seen is None:
+            return ResponsesChat(chat, {}, spans, shell, input)
+        known = [seen[stop - 1] for _, (_, stop) in quick]
+        roots = {id(seen[span[1] - 1]): span for _, span in quick}
+        return ResponsesChat(chat, {}, spans, shell, input, (), known, roots)
     unread: list[InvalidMessageError] = []
     context = from_responses(input, instructions, unread)
     chat = [encode_message(message) for message in context.messages]

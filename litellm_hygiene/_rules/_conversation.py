@@ -33,6 +33,9 @@ _EDITED_BYTES = 600
 _NO_PARAMS: Mapping[str, Any] = MappingProxyType({})
 _WALKED = "walked"
 """What a recall keeps a rule's walk state under (:meth:`Conversation.walked`)."""
+_IDS = "ids"
+"""What a recall keeps a message's edit by id under (:meth:`Conversation.with_ids`): the
+latest one's ids, the edited message's facts and its ``Seen``."""
 _STATE_BYTES = 64
 """Estimated bytes of a remembered walk state beside what it holds (one per slot read)."""
 
@@ -380,16 +383,18 @@ class Conversation:
         recall_key = self.ctx.recall_key
         if seen is None or recall_key is None:
             return self.edited(slot, raw, None if facts is None else facts())
-        key = (recall_key, "ids", tuple(calls.items()), result)
-        found: tuple[Facts, Any] | None = seen.outcome(key)
-        if found is None:
+        key = (recall_key, _IDS)  # one edit per message and target: the latest
+        found: tuple[Mapping[int, str], str | None, Facts, Any] | None = seen.outcome(key)
+        if found is None or found[1] != result or found[0] != calls:
             made = None if facts is None else facts()
             if made is None:
                 made = self.wire.facts(raw, 0, self.ctx.plan)
-            found = (made, seen.child())
+            if found is not None:
+                seen.forget(key, _EDITED_BYTES)
+            found = (dict(calls), result, made, seen.child())
             seen.remember(key, found, _EDITED_BYTES)
-        edited = self.edited(slot, raw, found[0])
-        edited.seen = found[1]
+        edited = self.edited(slot, raw, found[2])
+        edited.seen = found[3]
         return edited
 
     def with_slots(self, slots: Sequence[Slot]) -> Conversation:
