@@ -569,29 +569,40 @@ def patchable(out: Any, given: Any, equal: bool = False) -> tuple[Any, int] | No
 
 def build(recipe: Any, given: Any) -> Any:
     """The output a :func:`patch` describes, rebuilt from ``given`` (a request's message)."""
-    tag = recipe[0]
+    # Typed locals: compiled, the recipe's tuples and ints and the message's dicts and
+    # lists are read directly, not through the generic protocol (every request runs this).
+    made: tuple[Any, ...] = recipe
+    tag: int = made[0]
     if tag == _TAKE:
         return given
     if tag == _CONST:
-        return recipe[1]
+        return made[1]
     if tag == _DICT:
+        source: dict[str, Any] = given
+        keys: tuple[str, ...] = made[1]
+        parts: tuple[tuple[Any, ...], ...] = made[2]
         built: dict[str, Any] = {}
-        for key, part in zip(recipe[1], recipe[2], strict=True):
-            kind = part[0]  # the common cases here, without a call each
+        for index in range(len(keys)):
+            key = keys[index]
+            part = parts[index]
+            kind: int = part[0]  # the common cases here, without a call each
             if kind == _TAKE:
-                built[key] = given[key]
+                built[key] = source[key]
             elif kind == _CONST:
                 built[key] = part[1]
             else:
-                built[key] = build(part, given.get(key))
+                built[key] = build(part, source.get(key))
         return built
     if tag == _LIST:
+        values: list[Any] = given
+        entries: tuple[tuple[Any, ...], ...] = made[1]
         items: list[Any] = []
-        for part, item in zip(recipe[1], given, strict=True):
+        for index in range(len(entries)):
+            part = entries[index]
             kind = part[0]
             if kind == _TAKE:
-                items.append(item)
+                items.append(values[index])
             else:
-                items.append(part[1] if kind == _CONST else build(part, item))
+                items.append(part[1] if kind == _CONST else build(part, values[index]))
         return items
-    return copy_json(recipe[1])
+    return copy_json(made[1])

@@ -46,7 +46,7 @@ class ResponsesChat:
         seen: What a recall remembers of each chat message (``_recall``): the ``Seen``
             of the last item it was read from; ``None`` without a recall, or for a
             request read the long way.
-        roots: The items each of :attr:`seen` was read from, by the ``Seen``'s identity.
+        roots: The items each of :attr:`seen` was read from, by ``Seen`` (by identity).
     """
 
     messages: list[dict[str, Any]]
@@ -56,7 +56,7 @@ class ResponsesChat:
     items: Any
     unread: tuple[InvalidMessageError, ...] = ()
     seen: Sequence[Seen] | None = None
-    roots: Mapping[int, tuple[int, int]] = field(default_factory=dict)
+    roots: Mapping[Seen, tuple[int, int]] = field(default_factory=dict)
 
     def written(
         self, messages: Sequence[Any], seen: Sequence[Seen | None] | None = None
@@ -118,7 +118,7 @@ class ResponsesChat:
         roots = self.roots
         at: Seen | None = known
         while at is not None:
-            span = roots.get(id(at))
+            span = roots.get(at)
             if span is not None:
                 return span
             at = at.owner
@@ -230,7 +230,7 @@ def read_as_chat(
         if seen is None:
             return ResponsesChat(chat, {}, spans, shell, input)
         known = [seen[stop - 1] for _, (_, stop) in quick]
-        roots = {id(seen[span[1] - 1]): span for _, span in quick}
+        roots = {seen[span[1] - 1]: span for _, span in quick}
         return ResponsesChat(chat, {}, spans, shell, input, (), known, roots)
     unread: list[InvalidMessageError] = []
     context = from_responses(input, instructions, unread)
