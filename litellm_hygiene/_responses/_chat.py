@@ -56,7 +56,7 @@ class ResponsesChat:
     items: Any
     unread: tuple[InvalidMessageError, ...] = ()
     seen: Sequence[Seen] | None = None
-    roots: Mapping[Seen, tuple[int, int]] = field(default_factory=dict)
+    roots: dict[Seen, tuple[int, int]] = field(default_factory=dict)
 
     def written(
         self, messages: Sequence[Any], seen: Sequence[Seen | None] | None = None
@@ -67,7 +67,7 @@ class ResponsesChat:
         read from, the caller's own (what decoding and writing them would give again).
         ``seen``: what a recall remembers of each of ``messages`` (``_recall``; ``None``
         for a message it holds nothing for): the items of a message a rule wrote are
-        written once, and copied for each request sending it again.
+        worked out once for every request sending it (:meth:`_remembered`).
         """
         items: list[dict[str, Any]] = []
         for index, message in enumerate(messages):
@@ -91,7 +91,7 @@ class ResponsesChat:
         """
         span = self._root(known)
         if span is not None:
-            given = self.items[span[0] : span[1]]
+            given: list[Any] = self.items[span[0] : span[1]]
             recipes: tuple[tuple[int, Any], ...] | None = known.outcome(_PATCHED)
             if recipes is not None:
                 return [build(recipe, given[at] if at >= 0 else None) for at, recipe in recipes]
@@ -225,12 +225,18 @@ def read_as_chat(
     quick = quick_items(input, seen, matched) if isinstance(input, list) else None
     if quick is not None:
         shell = from_responses([], instructions)  # the request's own fields, no message
-        chat = [raw for raw, _ in quick]
-        spans = {id(raw): span for raw, span in quick}
+        pairs: list[Any] = quick  # compiled, each span stays the one object it was made
+        chat = [pair[0] for pair in pairs]
+        spans = {id(pair[0]): pair[1] for pair in pairs}
         if seen is None:
             return ResponsesChat(chat, {}, spans, shell, input)
-        known = [seen[stop - 1] for _, (_, stop) in quick]
-        roots = {seen[span[1] - 1]: span for _, span in quick}
+        known: list[Seen] = []
+        roots: dict[Seen, Any] = {}
+        for pair in pairs:
+            span = pair[1]
+            last = seen[span[1] - 1]
+            known.append(last)
+            roots[last] = span
         return ResponsesChat(chat, {}, spans, shell, input, (), known, roots)
     unread: list[InvalidMessageError] = []
     context = from_responses(input, instructions, unread)
