@@ -45,6 +45,7 @@ __all__ = [
     "patchable",
     "resumed",
     "snapshot",
+    "unwalked",
     "walked",
 ]
 
@@ -390,15 +391,20 @@ def walked(
     one: not to be changed after.
     """
     if 0 < since != end:
-        _forget(seen(since - 1), key)
+        unwalked(seen(since - 1), key)
     last = seen(end - 1) if end > 0 else None
     if last is None:
         return
-    _forget(last, key)
+    unwalked(last, key)
     last.remember(key, (state, size), size)
 
 
-def _forget(known: Seen | None, key: Hashable) -> None:
+def unwalked(known: Seen | None, key: Hashable) -> None:
+    """Forget the state a walk remembered under ``key`` with ``known``'s message, if any.
+
+    For a state found (:func:`resumed`) but not to be gone on from: a conversation
+    keeps one state per walk.
+    """
     found: tuple[Any, int] | None = None if known is None else known.outcome(key)
     if known is not None and found is not None:
         known.forget(key, found[1])

@@ -16,7 +16,7 @@ from typing import Any, TypeVar
 
 from .._messages import Api, AssistantMessage, Message
 from .._policy import Policy
-from .._recall import resumed, walked
+from .._recall import resumed, unwalked, walked
 from .._target import TargetModel
 from .._view import STAMPED, Facts, Stamp, Wire, WirePlan
 
@@ -186,12 +186,14 @@ class Conversation:
         key = self.ctx.recall_key
         if key is None:
             return None
-        found = resumed(self._seen, len(self.slots), (key, _WALKED, name))
+        full = (key, _WALKED, name)
+        found = resumed(self._seen, len(self.slots), full)
         if found is None:
             return None
         length, (read, state) = found
         if len(read) == length and read == self.all_facts()[:length]:
             return length, state
+        unwalked(self.slots[length - 1].seen, full)  # of no use: the walk starts over
         return None
 
     def walked(self, name: str, state: Any, size: int, since: int = 0) -> None:

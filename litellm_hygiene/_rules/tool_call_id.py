@@ -339,6 +339,7 @@ class _Renamer:
         check = _checker(conv)
         slots = conv.slots
         self.start = 0
+        self.since = 0  # where the state found was left (forgotten when the walk ends)
         self.edits: list[tuple[int, dict[int, str], str | None]] = []
         resumed = conv.resumed(_FIX)
         reserved = _kept(slots, check, 0 if resumed is None else resumed[0])
@@ -347,6 +348,7 @@ class _Renamer:
         self.batch: deque[tuple[str, str]] = deque()
         if resumed is not None:
             start, (edits, taken, occurrences, latest, batch, handed) = resumed
+            self.since = start
             if handed.isdisjoint(reserved):  # no later call keeps an id handed out
                 self.start = start
                 self.edits = list(edits)
@@ -387,7 +389,7 @@ class _Renamer:
         handed = namer.handed
         state = (self.edits, namer.taken, namer.occurrences, self.latest, tuple(self.batch), handed)
         size = 120 * (len(namer.taken) + len(self.latest) + len(handed)) + 160 * len(self.edits)
-        conv.walked(_FIX, state, size, start)
+        conv.walked(_FIX, state, size, self.since)
         return conv.with_slots(out)
 
     def _turn(self, index: int, slot: Slot) -> Slot:

@@ -130,8 +130,9 @@ def _in_order(conv: Conversation) -> tuple[dict[int, Call], list[Finding]] | Non
     resumed = conv.resumed(_IN_ORDER)
     if resumed is not None:
         start, state = resumed
-        if state is None:
-            return None  # out of order before: so it stays, whatever follows
+        if state is None:  # out of order before: so it stays, whatever follows
+            conv.walked(_IN_ORDER, None, 0, start)  # ... and is found at the new end
+            return None
         expected, answered, known, known_found = state
         readdressed, found = dict(known), list(known_found)
     for position in range(start, len(slots)):

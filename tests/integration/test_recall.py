@@ -38,6 +38,8 @@ from litellm_hygiene._pipeline import context_for
 from litellm_hygiene._recall import Recall, Seen, build, patch
 from litellm_hygiene._responses import to_responses
 from litellm_hygiene._rules import Conversation, Slot
+from litellm_hygiene._rules.tool_call_id import ToolCallId
+from litellm_hygiene._rules.tool_pairing import ToolPairing
 from litellm_hygiene._sanitize import read_request, sanitize_read
 from tests.support.strategies import agent_turn, droppable_turn, gemini_turn, message
 
@@ -493,10 +495,15 @@ def test_a_message_renamed_by_what_comes_after_it_is_written_for_its_new_id(
 # -- walks that resume where the last request ended ----------------------------------------
 
 
-def _walked_conversation(recall: Recall, messages: list[Json], key: int = 7) -> Conversation:
+def _walked_conversation(
+    recall: Recall,
+    messages: list[Json],
+    key: int = 7,
+    model: str = "mistral/mistral-large-latest",
+) -> Conversation:
     """``messages`` read as the hook reads a request whose conversation a recall keeps."""
     aligned = _remember(recall, "chat", messages)
-    ctx = replace(context_for(resolve_target("mistral/mistral-large-latest")), recall_key=key)
+    ctx = replace(context_for(resolve_target(model)), recall_key=key)
     return read_conversation(messages, ctx, OPENAI, seen=aligned.seen)
 
 
@@ -515,20 +522,38 @@ def test_a_walk_resumes_where_the_last_request_of_its_conversation_ended() -> No
     assert other.resumed("walk") is None
 
 
+def _walked_longer(recall: Recall) -> Conversation:
+    """A conversation walked over 3 exchanges, read again with 5 (the state at message 6)."""
+    conv = _walked_conversation(recall, _fresh(_conversation(3)))
+    conv.walked("walk", "state", 10_000)
+    return _walked_conversation(recall, _fresh(_conversation(5)))
+
+
 def test_a_walk_does_not_resume_where_the_facts_it_read_changed() -> None:
     """The same messages, read again into other facts (an earlier rule changed them)."""
-    recall = Recall()
-    conv = _walked_conversation(recall, _fresh(_conversation(3)))
-    conv.walked("walk", "state", 100)
-    longer = _walked_conversation(recall, _fresh(_conversation(5)))
+    assert _walked_longer(Recall()).resumed("walk") == (7, "state")
+    longer = _walked_longer(Recall())
     slots = list(longer.slots)
     assert slots[2].facts.role == "assistant"
     changed = Slot(slots[2].raw, slots[2].facts._replace(role="user"), None, 2)
     changed.seen = slots[2].seen
     assert longer.with_slots([*slots[:2], changed, *slots[3:]]).resumed("walk") is None
     # One slot fewer before the walk's last message: not where it ended.
-    assert longer.with_slots(slots[1:]).resumed("walk") is None
-    assert longer.resumed("walk") is not None
+    longer = _walked_longer(Recall())
+    assert longer.with_slots(longer.slots[1:]).resumed("walk") is None
+
+
+def test_a_state_found_of_no_use_is_forgotten() -> None:
+    """A walk that cannot go on from the state it found starts over: the state goes."""
+    recall = Recall()
+    longer = _walked_longer(recall)
+    held = recall.estimated_bytes
+    slots = list(longer.slots)
+    changed = Slot(slots[2].raw, slots[2].facts._replace(role="user"), None, 2)
+    changed.seen = slots[2].seen
+    assert longer.with_slots([*slots[:2], changed, *slots[3:]]).resumed("walk") is None
+    assert longer.resumed("walk") is None
+    assert held - recall.estimated_bytes >= 10_000
 
 
 def test_a_conversation_keeps_one_state_per_walk() -> None:
@@ -547,6 +572,47 @@ def test_a_conversation_keeps_one_state_per_walk() -> None:
     assert 0 < grown < 10_000  # the new messages, not a second state
     longer.walked("walk", "again", 10_000, since=len(longer))  # the same request again
     assert recall.estimated_bytes == held + grown
+
+
+def test_a_conversation_that_failed_a_walk_is_found_failed_at_its_new_end() -> None:
+    """A walk that failed once stays failed: its mark follows the conversation's end.
+
+    Else, some requests later, the mark would be further back than a walk looks and the
+    walk would read the whole conversation again.
+    """
+    recall = Recall()
+    unanswered = {
+        "role": "assistant",
+        "content": None,
+        "tool_calls": [
+            {"id": "a", "type": "function", "function": {"name": "f", "arguments": "{}"}}
+        ],
+    }
+    history = [*_conversation(1), unanswered, *_conversation(1)[1:]]
+    for more in range(6):
+        history += [
+            {"role": "user", "content": f"more {more}"},
+            {"role": "assistant", "content": "ok"},
+        ]
+        conv = _walked_conversation(recall, _fresh(history))
+        assert ToolPairing().find(conv)  # the call without a result
+        assert conv.resumed("tool_pairing.in_order") == (len(history), None)
+
+
+def test_a_renaming_that_cannot_go_on_from_its_state_forgets_it() -> None:
+    """``a|b`` renamed ``a_b``, then a later call keeps ``a_b``: the renaming starts over."""
+    recall = Recall()
+    model = "anthropic/claude-sonnet-4-5"
+    first = [{"role": "user", "content": "go"}, *_turn_calling("a|b")]
+    rule = ToolCallId()
+    conv = _walked_conversation(recall, _fresh(first), model=model)
+    rule.fix(conv, rule.find(conv))
+    state = (7, "walked", "tool_call_id.fix")
+    assert conv.slots[-1].seen.outcome(state) is not None
+    longer = _walked_conversation(recall, _fresh(first + _turn_calling("a_b")), model=model)
+    rule.fix(longer, rule.find(longer))
+    assert longer.slots[len(first) - 1].seen.outcome(state) is None  # one state per walk
+    assert longer.slots[-1].seen.outcome(state) is not None
 
 
 def test_a_walk_is_not_remembered_without_a_recall() -> None:
