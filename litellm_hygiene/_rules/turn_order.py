@@ -28,6 +28,7 @@ from typing import ClassVar
 
 from .._build import construct_unchecked, copy_unchecked
 from .._content import TextContent
+from .._json import copy_json
 from .._messages import AssistantMessage
 from ._codes import Code
 from ._conversation import Conversation, RuleContext, Slot
@@ -112,6 +113,7 @@ class TurnOrder(Rule):
         systems = [conv.slots[i] for i in leading]
         turns: list[Slot] = []
         previous: str | None = None
+        bridge: Slot | None = None  # written once: each other bridge is a copy of it
         for index in rest:
             slot = conv.slots[index]
             role = slot.facts.role
@@ -119,7 +121,11 @@ class TurnOrder(Rule):
                 systems.append(slot)
                 continue
             if role == "user" and previous == "tool":
-                turns.append(conv.slot_for(_bridge()))
+                if bridge is None:
+                    bridge = conv.slot_for(_bridge())
+                    turns.append(bridge)
+                else:
+                    turns.append(Slot(copy_json(bridge.raw), bridge.facts, bridge.message))
             if index == last:
                 message = conv.message(index)
                 assert isinstance(message, AssistantMessage)

@@ -84,6 +84,22 @@ def test_an_assistant_turn_goes_between_results_and_the_next_user_turn(model: st
     assert counts == {"turn_order": 1}
 
 
+def test_each_bridge_is_a_message_of_its_own() -> None:
+    """Every result followed by a user turn gets a bridge, each its own object."""
+    messages: list[dict[str, Any]] = [{"role": "user", "content": "weather?"}]
+    for n in range(3):
+        call_id = f"abcDEF12{n}"
+        messages += [
+            {"role": "assistant", "content": None, "tool_calls": [_call(call_id)]},
+            {"role": "tool", "tool_call_id": call_id, "content": "18C"},
+            {"role": "user", "content": "and tomorrow?"},
+        ]
+    out, counts = _fixed("mistral/mistral-large-latest", messages)
+    bridges = [m for m in out if m == {"role": "assistant", "content": BRIDGE_TEXT}]
+    assert len(bridges) == 3 and counts == {"turn_order": 3}
+    assert len({id(m) for m in bridges}) == 3
+
+
 def test_an_interrupted_call_gets_its_result_and_then_the_bridge() -> None:
     messages: list[dict[str, Any]] = [
         {"role": "user", "content": "weather?"},
