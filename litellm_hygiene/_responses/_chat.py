@@ -9,7 +9,7 @@ all). ``instructions`` is not a message the rules read: it is written back as it
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -50,8 +50,8 @@ class ResponsesChat:
     """
 
     messages: list[dict[str, Any]]
-    read: Mapping[int, Message]
-    spans: Mapping[int, tuple[int, int]]
+    read: dict[int, Message]
+    spans: dict[int, tuple[int, int]]
     context: Context
     items: Any
     unread: tuple[InvalidMessageError, ...] = ()
@@ -70,12 +70,14 @@ class ResponsesChat:
         worked out once for every request sending it (:meth:`_remembered`).
         """
         items: list[dict[str, Any]] = []
+        spans = self.spans
         for index, message in enumerate(messages):
-            span = self.spans.get(id(message))
+            key = id(message)
+            span = spans.get(key)
             if span is not None:
                 items += self.items[span[0] : span[1]]
                 continue
-            known = None if seen is None or id(message) in self.read else seen[index]
+            known = None if seen is None or key in self.read else seen[index]
             if known is None:
                 items += encode_items(self._neutral(message, index))
             else:
