@@ -17,6 +17,7 @@ from ._errors import ConfigurationError, InvalidMessageError
 from ._messages import Message, OpaqueMessage
 from ._recall import Seen, build, patchable
 from ._rules import RULES
+from ._rules._codes import Code
 from ._rules._conversation import DECODED_BYTES, Conversation, RuleContext, Slot
 from ._rules._findings import Change, Problem
 from ._rules._rule import MessageRule, Rule
@@ -110,6 +111,7 @@ class _Walk:
         self.conv = conv
         self.rules = rules
         self.changes: list[list[Change]] = [[] for _ in rules]
+        self.codes: list[Code] = [rule.code for rule in rules]
         self.dropped = [0] * len(rules)
         self.touched = False
         key = conv.ctx.recall_key
@@ -185,8 +187,10 @@ class _Walk:
             position = index
             for before in range(number):
                 position -= dropped[before]
-            code = self.rules[number].code
-            self.changes[number] += [Change(code, position, p.reason) for p in problems]
+            code = self.codes[number]
+            found = self.changes[number]
+            for problem in problems:
+                found.append(Change(code, position, problem.reason))
         if dropped_at >= 0:
             dropped[dropped_at] += 1
             self.touched = True
