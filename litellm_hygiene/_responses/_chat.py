@@ -71,17 +71,24 @@ class ResponsesChat:
         """
         items: list[dict[str, Any]] = []
         spans = self.spans
+        start = stop = 0  # the caller's items read last, not yet taken: one slice for a run
         for index, message in enumerate(messages):
             key = id(message)
             span = spans.get(key)
             if span is not None:
-                items += self.items[span[0] : span[1]]
+                if span[0] != stop:
+                    items += self.items[start:stop]
+                    start = span[0]
+                stop = span[1]
                 continue
+            items += self.items[start:stop]
+            start = stop = 0
             known = None if seen is None or key in self.read else seen[index]
             if known is None:
                 items += encode_items(self._neutral(message, index))
             else:
                 items += self._remembered(message, index, known)
+        items += self.items[start:stop]
         return with_items(self.context, items)
 
     def _remembered(self, message: Any, index: int, known: Seen) -> list[dict[str, Any]]:
@@ -227,18 +234,23 @@ def read_as_chat(
     quick = quick_items(input, seen, matched) if isinstance(input, list) else None
     if quick is not None:
         shell = from_responses([], instructions)  # the request's own fields, no message
-        pairs: list[Any] = quick  # compiled, each span stays the one object it was made
-        chat = [pair[0] for pair in pairs]
-        spans = {id(pair[0]): pair[1] for pair in pairs}
-        if seen is None:
-            return ResponsesChat(chat, {}, spans, shell, input)
+        # Compiled, each span stays the one object it was made (a typed span is boxed
+        # again for each map it goes in).
+        pairs: list[tuple[dict[str, Any], Any]] = quick
+        chat: list[dict[str, Any]] = []
+        spans: dict[int, Any] = {}
         known: list[Seen] = []
         roots: dict[Seen, Any] = {}
-        for pair in pairs:
-            span = pair[1]
-            last = seen[span[1] - 1]
-            known.append(last)
-            roots[last] = span
+        for raw, span in pairs:
+            chat.append(raw)
+            spans[id(raw)] = span
+            if seen is not None:
+                stop: int = span[1]
+                last = seen[stop - 1]
+                known.append(last)
+                roots[last] = span
+        if seen is None:
+            return ResponsesChat(chat, {}, spans, shell, input)
         return ResponsesChat(chat, {}, spans, shell, input, (), known, roots)
     unread: list[InvalidMessageError] = []
     context = from_responses(input, instructions, unread)

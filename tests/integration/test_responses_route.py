@@ -131,6 +131,20 @@ async def test_an_interrupted_call_gets_its_output(standin: StandIn) -> None:
     assert before == INTERRUPTED
 
 
+async def test_an_output_sent_late_goes_back_after_its_call(standin: StandIn) -> None:
+    """The items move (the output before the user's message): each is sent once, in order.
+
+    Twice, as an agent sends it: the second time the hook remembers the conversation.
+    """
+    late = {"type": "function_call_output", "call_id": "call_Ab12", "output": "3 passed"}
+    items = [_user("run the tests"), *_codex_turn(), _user("meanwhile, a question"), late]
+    with restored_callbacks(empty=True):
+        litellm.callbacks = [HygieneCallback(provenance_store="none")]
+        for _ in range(2):
+            await _send(standin, copy.deepcopy(items))
+            assert _sent(standin)["input"] == [*items[:3], late, items[3]]
+
+
 async def test_items_no_reader_knows_are_kept_and_the_rest_fixed(standin: StandIn) -> None:
     """A developer message mid-conversation is read; an item of a type hygiene does not
     interpret and one it cannot read (a role it does not know) go as they came, at their
