@@ -415,13 +415,20 @@ _UNREMEMBERED: Final = Aligned(None, None, 0, 0, None)
 
 
 def _common(items: Sequence[Any], known: list[Any]) -> int:
-    """How many of ``items``' first items are equal to ``known``'s (at most its length)."""
+    """How many of ``items``' first items are equal to ``known``'s (at most its length).
+
+    Equal and of the same type: a read-only mapping is equal to the dict it holds, and
+    the readers do not read it as one.
+    """
     count = len(known)
     start = items[:count]
-    if (start if isinstance(start, list) else list(start)) == known:
-        return count
+    if not (start if isinstance(start, list) else list(start)) == known:
+        for index in range(count):
+            if items[index] != known[index]:
+                count = index
+                break
     for index in range(count):
-        if items[index] != known[index]:
+        if type(items[index]) is not type(known[index]):
             return index
     return count
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 import copy
 import json
 from dataclasses import replace
+from types import MappingProxyType
 from typing import Any, Literal
 
 import pytest
@@ -620,3 +621,23 @@ def test_a_walk_is_not_remembered_without_a_recall() -> None:
     conv = read_conversation(_conversation(3), ctx, OPENAI)
     conv.walked("walk", "state", 100)
     assert conv.resumed("walk") is None
+
+
+def test_a_message_of_another_mapping_type_gets_what_the_full_pipeline_gives() -> None:
+    """A read-only mapping equal to a remembered message is read as the full pipeline reads it.
+
+    It is equal to the dict it holds (``==``), and the readers read it as no message: it
+    is not the remembered one.
+    """
+    remembering, full = _engines(MemoryStore())
+    thinking = [{"type": "thinking", "thinking": "hm", "signature": "c2ln"}]
+    turn = {"role": "assistant", "content": "done", "thinking_blocks": thinking}
+    history = [*_conversation(1), turn, {"role": "user", "content": "next"}]
+    for last in (False, False, True):
+        messages: list[Any] = _fresh(history)
+        if last:
+            messages[3] = MappingProxyType(messages[3])
+        kwargs = {"model": "openai/gpt-4o", "messages": messages}
+        expected = _sent(full, {**kwargs, "messages": list(messages)}, None)
+        assert _sent(remembering, kwargs, None) == expected
+    assert expected[1]["unread"]  # the full pipeline reads no such message
