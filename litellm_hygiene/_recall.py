@@ -9,7 +9,11 @@ works out only what is new.
 Keyed by content, never by object identity (a proxy parses every request afresh): a
 request is aligned with the remembered conversation it continues, found by its first
 two messages, and a remembered message is reused only where the request's message at
-the same place is equal to it (``==``, compared at C speed). Everything remembered is
+the same place is equal to it (``==``, compared at C speed) and of the same type (a
+read-only mapping is equal to the dict it holds; the readers read only the dict as a
+message). Only the messages' own types are compared, not those of what they hold: a
+message holding such a mapping where the remembered one held a dict is taken as the
+remembered one. Everything remembered is
 a pure function of the message's content and of the request's target and shape (the
 keys :meth:`Recall.key` interns), so a request that edits, compacts or truncates its
 history, or goes to another target or in another shape, gets exactly what the full
