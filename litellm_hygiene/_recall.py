@@ -595,7 +595,9 @@ def build(recipe: Any, given: Any) -> Any:
     if tag == _CONST:
         return made[1]
     if tag == _DICT:
-        source: dict[str, Any] = given
+        # Equal to a dict, of another type (a read-only mapping inside a message): what
+        # was taken from the remembered dict is taken from the dict it holds.
+        source: dict[str, Any] = given if type(given) is dict else dict(given)
         keys: tuple[str, ...] = made[1]
         parts: tuple[tuple[Any, ...], ...] = made[2]
         built: dict[str, Any] = {}
@@ -611,7 +613,7 @@ def build(recipe: Any, given: Any) -> Any:
                 built[key] = build(part, source.get(key))
         return built
     if tag == _LIST:
-        values: list[Any] = given
+        values: list[Any] = given if type(given) is list else list(given)
         entries: tuple[tuple[Any, ...], ...] = made[1]
         items: list[Any] = []
         for index in range(len(entries)):

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import copy
 import json
+from collections import UserList
 from dataclasses import replace
 from types import MappingProxyType
 from typing import Any, Literal
@@ -381,6 +382,17 @@ def test_a_patch_rebuilds_the_output_from_an_equal_message(
     again = build(recipe, copy.deepcopy(given_))
     if isinstance(out, dict | list) and out is not given_:
         assert again is not rebuilt  # nothing the recall holds is handed out twice
+
+
+def test_a_patch_rebuilds_from_an_equal_container_of_another_type() -> None:
+    """A message may hold a read-only mapping or a list-like equal to a remembered dict
+    or list (only the messages' own types are compared): the rebuild reads it as one."""
+    given: Json = {"a": {"b": 1, "c": [1, 2]}, "d": "x"}
+    out = {"a": {"b": 2, "c": [1, 3]}, "d": given["d"]}
+    recipe, _ = patch(out, given)
+    fresh = {"a": MappingProxyType({"b": 1, "c": UserList([1, 2])}), "d": "x"}
+    assert fresh == given
+    assert build(recipe, fresh) == out
 
 
 def _typed(value: Any) -> str:
