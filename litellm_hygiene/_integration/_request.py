@@ -30,17 +30,17 @@ from .._pipeline import context_for
 from .._policy import Policy
 from .._recall import Recall, Seen
 from .._resolve import target_of
-from .._rules import REQUEST_PARAMS, Conversation, Slot
+from .._rules import REQUEST_PARAMS, Conversation
 from .._target import TargetModel
-from .._view import OPAQUE, STAMPED, Stamp, Wire
+from .._view import Stamp, Wire
 from ._engine import HygieneEngine
+from ._lookups import looked_up, lookup_keys_of, lookups
 from ._options import HygieneOptions
 from ._prepared import Prepared
 from ._report import CallReport
 from ._shapes import RequestShape
 from ._steps import Lookup, Steps, Work
 from ._store import MemoryStore, Provenance, ProvenanceStore
-from ._store._fingerprints import iter_lookup_tokens, token_key
 from ._trim_request import trim_request
 
 __all__ = ["ShapedCall", "preparing", "preparing_call", "preparing_shaped"]
@@ -233,14 +233,14 @@ def _prepare_here(
 
     Each turn's lookup keys are hashed only as far as the store needs them: a turn it
     knows by its first key costs one hash, and a token no entry was made from none.
+    The lookups go on from where the conversation's last request left them
+    (:func:`~._lookups.looked_up`).
     """
     conv = _conversation(kwargs, target, options, wire, recall, seen)
-    turns = _lookups(conv) if store is not None else []
-    if not turns or store is None:
+    if store is None:
         return _finish(kwargs, conv, options, [], [])
     try:
-        tokens = [_tokens(conv.slots[index]) for index in turns]
-        found = store.get_many_tokens(tokens)
+        turns, found = looked_up(conv, store)
     except Exception as err:  # a store failure must not cost the transformation
         return _finish(kwargs, conv, options, [], [], type(err).__name__)
     return _finish(kwargs, conv, options, turns, found)
@@ -334,29 +334,9 @@ def _read(
     conv = _conversation(kwargs, target, options, wire, recall, seen)
     if store is None:
         return conv, []
-    return conv, [(index, keys) for index in _lookups(conv) if (keys := _keys(conv.slots[index]))]
-
-
-def _tokens(slot: Slot) -> tuple[tuple[str, str], ...]:
-    """A turn's lookup tokens (``iter_lookup_tokens``), remembered where a recall is."""
-    seen: Seen | None = slot.seen
-    if seen is None:
-        return tuple(iter_lookup_tokens(slot.raw))
-    tokens = seen.tokens
-    if tokens is None:
-        tokens = seen.tokens = tuple(iter_lookup_tokens(slot.raw))
-    return tokens
-
-
-def _keys(slot: Slot) -> tuple[str, ...]:
-    """A turn's lookup keys (``lookup_keys``: its tokens, hashed), remembered."""
-    seen: Seen | None = slot.seen
-    keys = None if seen is None else seen.keys
-    if keys is None:
-        keys = tuple(token_key(token) for token in _tokens(slot))
-        if seen is not None:
-            seen.keys = keys
-    return keys
+    return conv, [
+        (index, keys) for index in lookups(conv) if (keys := lookup_keys_of(conv.slots[index]))
+    ]
 
 
 def _finish(
@@ -413,52 +393,6 @@ def _policy(target: TargetModel, options: HygieneOptions) -> Policy:
     if options.unknown_provenance is None:
         return policy
     return policy.model_copy(update={"unknown_provenance": options.unknown_provenance})
-
-
-def _lookups(conv: Conversation) -> list[int]:
-    """The unstamped assistant turns to look up (and hash): those whose provenance matters.
-
-    Provenance decides whether a turn's opaque data (thinking, signatures,
-    response-only fields) is replayed, and how two assistant turns merge: a merge of
-    turns judged differently treats both as another model's. So it matters for every
-    assistant turn once any assistant turn holds opaque data (a turn without any can
-    still be merged with that one: the turns between them may go, as empty or failed
-    ones do), and for none otherwise. Nor for a turn whose own content already says it
-    came from another protocol than the target's: no provenance makes it replayable
-    (``Conversation.provenance_matters``), so it is not hashed or looked up.
-    """
-    slots = conv.slots
-    if not any(s.facts.role == "assistant" and s.facts.flags & OPAQUE for s in slots):
-        return []
-    key = conv.ctx.recall_key
-    return [
-        index
-        for index, slot in enumerate(slots)
-        if slot.facts.role == "assistant"
-        and not slot.facts.flags & STAMPED
-        and (conv.provenance_matters(slot) if key is None else _matters(conv, slot, key))
-    ]
-
-
-def _matters(conv: Conversation, slot: Slot, key: int) -> bool:
-    """``conv.provenance_matters(slot)``, remembered for the target where a recall is.
-
-    Asked of a turn before any provenance is restored, so it depends on the turn and the
-    target only; where it does not matter, the verdict it settled is set again.
-    """
-    seen: Seen | None = slot.seen
-    if seen is None:
-        return conv.provenance_matters(slot)
-    found = None if seen.matters is None else seen.matters.get(key)
-    if found is None:
-        matters = conv.provenance_matters(slot)
-        found = (matters, bool(slot.verdict))
-        if seen.matters is None:
-            seen.matters = {}
-        seen.matters[key] = found
-    elif not found[0]:
-        slot.verdict = found[1]
-    return found[0]
 
 
 _UNREAD: Any = object()

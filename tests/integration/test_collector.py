@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import gc
 import threading
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from types import SimpleNamespace
 from typing import Any
 
@@ -18,6 +18,7 @@ from litellm_hygiene._integration._options import HygieneOptions
 from litellm_hygiene._integration._shapes import ChatView, anthropic_view
 from litellm_hygiene._integration._store import MemoryStore, Provenance
 from litellm_hygiene._integration._store._fingerprints import fingerprints
+from litellm_hygiene._integration._store._memory import Ask, Hit
 from litellm_hygiene._recall import Recall
 from tests.support import preparing
 
@@ -188,13 +189,13 @@ def test_with_nothing_to_await_the_request_is_one_paused_step(
     if store is not None:
         answer = _KWARGS["messages"][1]
         store.put(fingerprints(answer), Provenance("anthropic", "anthropic-messages", "x"))
-        real_many = store.get_many_tokens
+        real_many = store.lookup
 
-        def noting(token_sets: Sequence[Iterable[tuple[str, str]]]) -> list[Provenance | None]:
+        def noting(asks: Sequence[Ask]) -> tuple[list[Hit], int] | None:
             lookups.append(gc.isenabled())
-            return real_many(token_sets)
+            return real_many(asks)
 
-        monkeypatch.setattr(store, "get_many_tokens", noting)
+        monkeypatch.setattr(store, "lookup", noting)
     prepared = asyncio.run(preparing.prepare_request(_KWARGS, HygieneOptions(), store))
     assert pauses == ["_prepare_here"]
     assert lookups == ([False] if store is not None else [])

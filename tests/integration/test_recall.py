@@ -17,6 +17,7 @@ and fix what was broken, in the middle of what is remembered.
 
 from __future__ import annotations
 
+import base64
 import copy
 import json
 from collections import UserList
@@ -85,6 +86,9 @@ steps = st.one_of(
     # session of the same beginning, after the recall remembered a branch of it.
     st.tuples(st.just("back"), st.integers(0, 1000)),
     st.tuples(st.just("remember"), st.integers(0, 1000), st.sampled_from(PROVENANCES)),
+    # The next step's answers recorded, as the proxy records each response.
+    st.tuples(st.just("answered"), st.sampled_from(PROVENANCES)),
+    st.tuples(st.just("answered"), st.sampled_from(PROVENANCES)),
 )
 """What happens before the next request (``append``: only the next step)."""
 
@@ -142,8 +146,32 @@ def _sent(engine: HygieneEngine, kwargs: Json, shape: str | None) -> tuple[Json,
     return sent, report.as_dict()
 
 
-def _engines(store: MemoryStore) -> tuple[HygieneEngine, HygieneEngine]:
-    return HygieneEngine(store=store), HygieneEngine(store=store, recall_max_mb=0)
+def _engines(
+    store: MemoryStore, twin: MemoryStore | None = None
+) -> tuple[HygieneEngine, HygieneEngine]:
+    """A remembering engine on ``store`` and one that never remembers, on ``twin`` if given."""
+    return HygieneEngine(store=store), HygieneEngine(
+        store=twin if twin is not None else store, recall_max_mb=0
+    )
+
+
+class _Clock:
+    """Seconds that pass only when a test says so."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+stores = st.tuples(
+    st.sampled_from([3, 8, 10_000]),
+    st.sampled_from([None, 2.0, 5.0]),
+    st.sampled_from([0, 1, 4096]),
+)
+"""A store's bound, its entries' lifetime in requests, and the puts it logs: evicting,
+expiring, and forgetting what changed, each where it meets what is remembered."""
 
 
 @settings(max_examples=300, deadline=None)
@@ -152,16 +180,24 @@ def _engines(store: MemoryStore) -> tuple[HygieneEngine, HygieneEngine]:
     plan=st.lists(st.tuples(steps, chunks), min_size=1, max_size=8),
     model=st.sampled_from(TARGETS),
     shape=st.sampled_from(["chat", "anthropic_messages", "responses"]),
+    store_made=stores,
 )
 def test_replayed_sessions_get_what_the_full_pipeline_gives(
     first: list[list[Json]],
     plan: list[tuple[tuple[Any, ...], list[Json]]],
     model: str,
     shape: Shape,
+    store_made: tuple[int, float | None, int],
 ) -> None:
+    """Each engine has its own store, given the same puts: what their lookups refresh,
+    drop and evict is equal too, entry by entry and in order."""
     history = [m for chunk in first for m in chunk]
-    store = MemoryStore()
-    remembering, full = _engines(store)
+    clock = _Clock()
+    store, twin = (
+        MemoryStore(store_made[0], store_made[1], clock=clock, logged_puts=store_made[2])
+        for _ in range(2)
+    )
+    remembering, full = _engines(store, twin)
     recall = Recall()  # the core's own, beside the engine's
     earlier: list[list[Json]] = []
     for step, chunk in [(("append",), []), *plan]:
@@ -181,10 +217,11 @@ def test_replayed_sessions_get_what_the_full_pipeline_gives(
         elif kind == "shape":
             shape = step[1]
         elif kind == "restart":
-            remembering, full = _engines(store)
+            remembering, full = _engines(store, twin)
             recall = Recall()
-        elif kind == "remember" and history:
-            put_fingerprints(store, history[step[1] % len(history)], step[2])
+        elif kind in ("remember", "answered"):
+            _recorded(step, history, chunk, (store, twin))
+        clock.now += 1.0
         history += copy.deepcopy(chunk)
         earlier.append(copy.deepcopy(history))
         made = _kwargs(history, model, shape)
@@ -196,7 +233,25 @@ def test_replayed_sessions_get_what_the_full_pipeline_gives(
         got, got_report = _sent(remembering, _fresh(kwargs), called)
         assert got == expected
         assert got_report == expected_report
+        assert list(store._entries.items()) == list(twin._entries.items())
         _same_at_the_core(history, model, recall)
+
+
+def _recorded(
+    step: tuple[Any, ...], history: list[Json], chunk: list[Json], stores: tuple[MemoryStore, ...]
+) -> None:
+    """A ``remember`` step (a message of the history recorded) or an ``answered`` one
+    (the next step's answers recorded, as the proxy records each response), in each store.
+    """
+    if step[0] == "remember":
+        recorded = [history[step[1] % len(history)]] if history else []
+        provenance = step[2]
+    else:
+        recorded = [m for m in chunk if m.get("role") == "assistant"]
+        provenance = step[1]
+    for answer in recorded:
+        for store in stores:
+            put_fingerprints(store, answer, provenance)
 
 
 def _same_at_the_core(history: list[Json], model: str, recall: Recall) -> None:
@@ -653,3 +708,126 @@ def test_a_message_of_another_mapping_type_gets_what_the_full_pipeline_gives() -
         expected = _sent(full, {**kwargs, "messages": list(messages)}, None)
         assert _sent(remembering, kwargs, None) == expected
     assert expected[1]["unread"]  # the full pipeline reads no such message
+
+
+# -- store lookups that go on where the last request left them -----------------------------
+
+
+def _signed_turn(n: int) -> list[Json]:
+    """An unstamped Claude turn (thinking, signed, one call), its result and a user turn."""
+    signature = base64.b64encode(f"signature {n}".encode()).decode()
+    call = {"id": f"toolu_{n}", "type": "function", "function": {"name": "ls", "arguments": "{}"}}
+    return [
+        {
+            "role": "assistant",
+            "content": None,
+            "thinking_blocks": [{"type": "thinking", "thinking": "t", "signature": signature}],
+            "tool_calls": [call],
+        },
+        {"role": "tool", "tool_call_id": f"toolu_{n}", "content": "a.txt"},
+        {"role": "user", "content": "and then?"},
+    ]
+
+
+CLAUDE = PROVENANCES[0]
+
+
+class _Asked:
+    """What a store was asked: each lookup's asks, as (first token tried, key given)."""
+
+    def __init__(self, store: MemoryStore, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.calls: list[list[tuple[int, bool]]] = []
+        real = store.lookup
+
+        def noting(asks: Any, *args: Any) -> Any:
+            self.calls.append([(start, key is not None) for _, start, key in asks])
+            return real(asks, *args)
+
+        monkeypatch.setattr(store, "lookup", noting)
+
+
+def _twins(**made: Any) -> tuple[MemoryStore, MemoryStore, HygieneEngine, HygieneEngine]:
+    """Two stores on one clock that moves when a test says, an engine on each."""
+    made.setdefault("clock", _Clock())
+    store, twin = MemoryStore(**made), MemoryStore(**made)
+    return store, twin, *_engines(store, twin)
+
+
+def _same(
+    history: list[Json], store: MemoryStore, twin: MemoryStore, engines: Any, model: str
+) -> Json:
+    """The request for ``history`` through both engines: equal outputs, equal stores."""
+    remembering, full = engines
+    kwargs = {"model": model, "messages": history}
+    expected = _sent(full, _fresh(kwargs), None)
+    assert _sent(remembering, _fresh(kwargs), None) == expected
+    assert list(store._entries.items()) == list(twin._entries.items())
+    return expected[1]
+
+
+def test_store_lookups_go_on_where_the_last_request_left_them(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A turn that found nothing is not asked again, a found one by the key that found it.
+
+    Every answer but the first is recorded as the proxy records a response: the turns
+    found are refreshed in the store as the full lookup refreshes them, in its order.
+    """
+    store, twin, *engines = _twins()
+    asked = _Asked(store, monkeypatch)
+    history = [{"role": "user", "content": "go"}, *_signed_turn(0)]  # never recorded
+    for n in range(1, 6):
+        _same(history, store, twin, engines, "anthropic/claude-sonnet-4-5")
+        answer = _signed_turn(n)
+        put_fingerprints(store, answer[0], CLAUDE)
+        put_fingerprints(twin, answer[0], CLAUDE)
+        history += answer
+    report = _same(history, store, twin, engines, "anthropic/claude-sonnet-4-5")
+    assert report["restored"] == 5
+    # The last request asked the four turns found before by their keys, and the new one.
+    assert asked.calls[-1] == [(0, True)] * 4 + [(0, False)]
+
+
+def test_a_put_of_what_found_nothing_has_its_turn_looked_up_again() -> None:
+    """A turn that found nothing finds its provenance once a put records it."""
+    store, twin, *engines = _twins()
+    history = [{"role": "user", "content": "go"}, *_signed_turn(0), *_signed_turn(1)]
+    model = "anthropic/claude-sonnet-4-5"
+    for _ in range(2):
+        assert _same(history, store, twin, engines, model)["restored"] == 0
+    put_fingerprints(store, history[1], CLAUDE)
+    put_fingerprints(twin, history[1], CLAUDE)
+    assert _same(history, store, twin, engines, model)["restored"] == 1
+
+
+@pytest.mark.parametrize("logged_puts", [0, 1])
+def test_lookups_start_over_where_the_store_no_longer_knows_what_changed(
+    logged_puts: int,
+) -> None:
+    """Past the puts the store logs, every turn is looked up again, and found."""
+    store, twin, *engines = _twins(logged_puts=logged_puts)
+    history = [{"role": "user", "content": "go"}, *_signed_turn(0), *_signed_turn(1)]
+    model = "anthropic/claude-sonnet-4-5"
+    for _ in range(2):
+        _same(history, store, twin, engines, model)
+    # Two puts, the first past a log of one: the turn it records is found all the same.
+    for turn in (history[1], _signed_turn(2)[0]):
+        put_fingerprints(store, turn, CLAUDE)
+        put_fingerprints(twin, turn, CLAUDE)
+    assert _same(history, store, twin, engines, model)["restored"] == 1
+
+
+def test_a_found_turn_whose_entry_expired_is_looked_up_as_the_full_lookup_does() -> None:
+    """The key that found a turn is gone: the lookup goes on from the turn's next token."""
+    clock = _Clock()
+    store, twin, *engines = _twins(ttl_seconds=10.0, clock=clock)
+    history = [{"role": "user", "content": "go"}, *_signed_turn(0), *_signed_turn(1)]
+    model = "anthropic/claude-sonnet-4-5"
+    for turn in (history[1], history[4]):
+        put_fingerprints(store, turn, CLAUDE)
+        put_fingerprints(twin, turn, CLAUDE)
+    for _ in range(2):
+        assert _same(history, store, twin, engines, model)["restored"] == 2
+    clock.now = 20.0
+    assert _same(history, store, twin, engines, model)["restored"] == 0
+    assert len(store) == len(twin)

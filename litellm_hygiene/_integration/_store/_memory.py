@@ -4,14 +4,25 @@ from __future__ import annotations
 
 import threading
 import time
-from collections import OrderedDict
-from collections.abc import Callable, Iterable, Sequence
+from collections import OrderedDict, deque
+from collections.abc import Callable, Iterable, Sequence, Set
+from typing import Final
 
 from ..._errors import ConfigurationError
 from ._fingerprints import token_key, token_mark
 from ._record import Provenance
 
-__all__ = ["MemoryStore"]
+__all__ = ["Ask", "Hit", "MemoryStore"]
+
+Ask = tuple[Sequence[tuple[str, str]], int, str | None]
+"""A turn to look up (:meth:`MemoryStore.lookup`): its tokens (``iter_lookup_tokens``),
+the first of them to try, and that token's key where it is known (not hashed again)."""
+Hit = tuple[Provenance | None, int, str | None]
+"""What a lookup found for a turn: the provenance, the position of the token that found
+it and that token's key (``None, len(tokens), None``: nothing)."""
+
+LOG: Final = 4096
+"""Puts the store remembers the marks of (:meth:`MemoryStore.lookup`'s ``since``)."""
 
 
 class MemoryStore:
@@ -29,6 +40,7 @@ class MemoryStore:
         ttl_seconds: float | None = 7 * 24 * 3600,
         *,
         clock: Callable[[], float] = time.monotonic,
+        logged_puts: int = LOG,
     ) -> None:
         """Create an empty store.
 
@@ -36,12 +48,17 @@ class MemoryStore:
             max_entries: Keys kept at most; the least recently used are evicted first.
             ttl_seconds: Lifetime of an entry, or ``None`` for no expiry.
             clock: Monotonic seconds; injectable so tests need not sleep.
+            logged_puts: The last puts whose marks are kept, so that the next request
+                of a conversation looks up again only what a put since may change
+                (:meth:`lookup`); ``0``: every lookup from each turn's first token.
 
         Raises:
             ConfigurationError: ``max_entries`` is below 1.
         """
         if max_entries < 1:
             raise ConfigurationError("max_entries must be at least 1")
+        if logged_puts < 0:
+            raise ConfigurationError("logged_puts must not be negative")
         self._max = max_entries
         self._ttl = ttl_seconds
         self._clock = clock
@@ -51,6 +68,9 @@ class MemoryStore:
         self._entries: OrderedDict[str, tuple[float, Provenance, int | None]] = OrderedDict()
         self._marks: dict[int, int] = {}  # mark -> entries holding it
         self._unmarked = 0  # entries put without a mark
+        self._version = 0  # puts so far
+        # (version, marks) of the last puts; marks None: put without them
+        self._log: deque[tuple[int, tuple[int, ...] | None]] = deque(maxlen=logged_puts)
 
     def __len__(self) -> int:
         return len(self._entries)
@@ -74,6 +94,8 @@ class MemoryStore:
         expires = float("inf") if self._ttl is None else self._clock() + self._ttl
         entries = self._entries
         with self._lock:
+            self._version += 1
+            self._log.append((self._version, None if marks is None else tuple(marks)))
             for position, key in enumerate(keys):
                 mark = None if marks is None else marks[position]
                 old = entries.get(key)
@@ -122,20 +144,60 @@ class MemoryStore:
         (:func:`~._fingerprints.token_mark`) no entry holds is not stored, and a turn
         the store never saw costs no sha256.
         """
+        found = self.lookup([(tuple(tokens), 0, None) for tokens in token_sets])
+        assert found is not None  # asked since nothing
+        return [hit[0] for hit in found[0]]
+
+    def lookup(
+        self, asks: Sequence[Ask], since: int | None = None, known: Set[int] = frozenset()
+    ) -> tuple[list[Hit], int] | None:
+        """:meth:`get_many_tokens` for turns that may be known, and the store's version.
+
+        A turn's lookup goes on from the token ``asks`` names (the tokens before it are
+        known to find nothing), by its key where one is given. ``since``: the version
+        of an earlier lookup whose misses the caller takes as still missing; ``None``
+        (nothing taken) when a put since then holds a mark in ``known`` (the marks of
+        the tokens that found nothing), or is past what the store remembers of its
+        puts. What the lookups refresh and drop is what looking up every turn from its
+        first token does: a token that found nothing then meets no entry now.
+        """
         now = self._clock()
-        found: list[Provenance | None] = []
+        found: list[Hit] = []
         with self._lock:
+            if since is not None and not self._unchanged(since, known):
+                return None
             marks = None if self._unmarked else self._marks
-            for tokens in token_sets:
-                hit = None
-                for token in tokens:
-                    if marks is not None and token_mark(token) not in marks:
-                        continue  # no entry was made from it
-                    hit = self._hit(token_key(token), now)
-                    if hit is not None:
+            for tokens, start, key in asks:
+                hit: Hit = (None, len(tokens), None)
+                for position in range(start, len(tokens)):
+                    if key is None or position != start:
+                        token = tokens[position]
+                        if marks is not None and token_mark(token) not in marks:
+                            continue  # no entry was made from it
+                        key = token_key(token)
+                    provenance = self._hit(key, now)
+                    if provenance is not None:
+                        hit = (provenance, position, key)
                         break
                 found.append(hit)
-        return found
+            return found, self._version
+
+    def _unchanged(self, since: int, known: Set[int]) -> bool:
+        """Whether no put since version ``since`` holds a mark in ``known``.
+
+        ``False`` too where the log no longer holds every put since.
+        """
+        if since == self._version:
+            return True
+        log = self._log
+        if not log or log[0][0] > since + 1:
+            return False  # puts the log no longer holds
+        for version, marks in reversed(log):
+            if version <= since:
+                break
+            if marks is None or not known.isdisjoint(marks):
+                return False
+        return True
 
     def _first(self, keys: Iterable[str], now: float) -> Provenance | None:
         for key in keys:
