@@ -5,8 +5,10 @@ hook should cost what the step costs. This replays sessions built from the corpu
 recorded answers (``transcripts.agent_session``, as ``bench_sessions.py`` does) through
 the hook's core (``HygieneEngine.prepare_sync``: what LiteLLM's hook runs, store
 lookups, reports and all), request by request, each parsed afresh from JSON as a proxy
-parses it, on the three shapes. Per case and session length it prints the median over
-the last ``--window`` requests of:
+parses it, on the three shapes. Each answer of the session is recorded in the engine's
+provenance store before the request that holds it, as the proxy records each response
+(``--unrecorded``: none is, the store stays empty). Per case and session length it
+prints the median over the last ``--window`` requests of:
 
 - ``full``: the engine that remembers nothing (``recall_max_mb=0``: the whole pipeline
   on every request, what the previous build did);
@@ -18,7 +20,8 @@ and ``recalled`` at the most steps over ``recalled`` at the fewest (issue 38's g
 most 1.5x). Prints; asserts nothing.
 
 Run: LITELLM_LOCAL_MODEL_COST_MAP=True python benchmarks/bench_recall.py [steps ...]
-     (default 50 200 1000); --window N (default 8); --cases WORD (repeatable).
+     (default 50 200 1000); --window N (default 8); --cases WORD (repeatable);
+     --unrecorded.
      Run from outside the checkout to measure an installed (compiled) build.
 """
 
@@ -39,7 +42,7 @@ sys.path.append(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from bench_sessions import CASES, SessionCase, as_blocks_kept
 from machine import describe
-from transcripts import MODELS, agent_session, session_requests, stamp_session
+from transcripts import MODELS, STAMPS, agent_session, session_requests, stamp_session
 
 import litellm_hygiene
 import litellm_hygiene._executor
@@ -48,6 +51,7 @@ from litellm_hygiene._anthropic import to_anthropic
 from litellm_hygiene._integration._engine import HygieneEngine
 from litellm_hygiene._integration._prepare import prepare_sync
 from litellm_hygiene._integration._report import CallReport
+from litellm_hygiene._integration._store import Provenance, put_fingerprints
 from litellm_hygiene._responses import to_responses
 
 NO_RECALL: dict[str, Any] = (
@@ -82,24 +86,53 @@ def timed(engine: HygieneEngine, blob: str, shape: str | None) -> float:
     return time.perf_counter() - started
 
 
-def measure(case: SessionCase, session: list[dict[str, Any]], window: int) -> dict[str, float]:
-    """Median ms over the session's last ``window`` requests, each way."""
-    ends = session_requests(session)
-    blobs = [request_blob(case, session[:end]) for end in ends[-window - 1 :]]
+def measure(
+    case: SessionCase, session: list[dict[str, Any]], window: int, recorded: bool = True
+) -> dict[str, float]:
+    """Median ms over the session's last ``window`` requests, each way.
+
+    ``recorded``: the session's answers are put in each engine's store before the
+    request that holds them, as the proxy records each response (not timed).
+    """
+    ends = session_requests(session)[-window - 1 :]
+    blobs = [request_blob(case, session[:end]) for end in ends]
     full = HygieneEngine(**NO_RECALL)
     shipped = HygieneEngine()
+    answers = Answers(session, case, recorded)
     times: dict[str, list[float]] = {"full": [], "recalled": [], "first": []}
+    answers.record(shipped, ends[0])
     timed(shipped, *blobs[0])  # the request before the window: now remembered
-    for blob, shape in blobs[1:]:
+    for end, (blob, shape) in zip(ends[1:], blobs[1:], strict=True):
         gc.collect()
-        times["full"].append(timed(full, blob, shape))
+        times["full"].append(timed(answers.record(full, end), blob, shape))
         if not NO_RECALL:  # a build before the recall: the full pipeline only
             continue
-        times["recalled"].append(timed(shipped, blob, shape))
-        times["first"].append(timed(HygieneEngine(), blob, shape))
+        times["recalled"].append(timed(answers.record(shipped, end), blob, shape))
+        times["first"].append(timed(answers.record(HygieneEngine(), end), blob, shape))
     if not NO_RECALL:
         times["recalled"] = times["first"] = times["full"]
     return {mode: statistics.median(values) * 1e3 for mode, values in times.items()}
+
+
+class Answers:
+    """A session's answers, recorded in each engine's store as the proxy records them."""
+
+    def __init__(self, session: list[dict[str, Any]], case: SessionCase, recorded: bool) -> None:
+        self.session = session
+        self.provenance = Provenance(**STAMPS[case.source])
+        self.recorded = recorded
+        self.done: dict[HygieneEngine, int] = {}  # messages recorded so far, by engine
+
+    def record(self, engine: HygieneEngine, end: int) -> HygieneEngine:
+        """``engine`` with the answers of ``session[:end]`` in its store."""
+        store = engine.store
+        done = self.done.get(engine, 0)
+        if self.recorded and store is not None:
+            for message in self.session[done:end]:
+                if message["role"] == "assistant":
+                    put_fingerprints(store, message, self.provenance)
+        self.done[engine] = end
+        return engine
 
 
 def main() -> None:
@@ -108,19 +141,21 @@ def main() -> None:
     parser.add_argument("steps", nargs="*", type=int, default=[50, 200, 1000])
     parser.add_argument("--window", type=int, default=8)
     parser.add_argument("--cases", action="append", default=[])
+    parser.add_argument("--unrecorded", action="store_true")
     options = parser.parse_args()
     cases = [c for c in CASES if not options.cases or any(w in c.label for w in options.cases)]
     sizes = sorted(options.steps)
     compiled = not str(litellm_hygiene._executor.__file__).endswith(".py")
     build = ("compiled" if compiled else "pure") + ("" if NO_RECALL else ", before the recall")
-    print(f"{describe()}, {build} build, window {options.window}")
+    recorded = "store empty" if options.unrecorded else "answers recorded"
+    print(f"{describe()}, {build} build, window {options.window}, {recorded}")
     print(f"{'case':<26} {'steps':>5} {'full ms':>8} {'recalled':>8} {'first':>8} {'x full':>7}")
     growth: dict[str, list[float]] = {}
     try:
         for steps in sizes:
             sessions = {source: agent_session(steps, source) for source in ("claude", "gemini")}
             for case in cases:
-                m = measure(case, sessions[case.source], options.window)
+                m = measure(case, sessions[case.source], options.window, not options.unrecorded)
                 growth.setdefault(case.label, []).append(m["recalled"])
                 print(
                     f"{case.label:<26} {steps:>5} {m['full']:8.2f} {m['recalled']:8.2f}"

@@ -354,8 +354,14 @@ def _finish(
     sent = [slot.raw for slot in out.slots]
     trim = trim_request(sent, out.params, kwargs, options, conv.ctx, conv.wire)
     unread = unread_of(conv)
-    if not ruled and not restored and trim is None:
-        return Prepared(target=target, messages=messages, store_error=store_error, unread=unread)
+    if not ruled and trim is None:  # what the store restored only informed the rules
+        return Prepared(
+            target=target,
+            messages=messages,
+            restored=restored,
+            store_error=store_error,
+            unread=unread,
+        )
     changes = _count(ruled)
     for kind, number in (trim.changes if trim else {}).items():
         changes[kind] = changes.get(kind, 0) + number

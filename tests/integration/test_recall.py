@@ -831,3 +831,27 @@ def test_a_found_turn_whose_entry_expired_is_looked_up_as_the_full_lookup_does()
     clock.now = 20.0
     assert _same(history, store, twin, engines, model)["restored"] == 0
     assert len(store) == len(twin)
+
+
+@pytest.mark.parametrize("shape", ["chat", "anthropic_messages"])
+def test_a_request_the_store_only_recognised_goes_out_as_it_came(shape: Shape) -> None:
+    """Provenance restored to turns no rule changes informs the rules, and nothing else.
+
+    The call is not rewritten (a ``/v1/messages`` call was re-encoded whole from the
+    neutral model, on every request of a session whose answers the proxy records).
+    """
+    store = MemoryStore()
+    engine = HygieneEngine(store=store)
+    history = [{"role": "user", "content": "go"}, *_signed_turn(0), *_signed_turn(1)]
+    for turn in (history[1], history[4]):
+        put_fingerprints(
+            store, turn, Provenance("anthropic", "anthropic-messages", "claude-sonnet-4-5")
+        )
+    made = _kwargs(history, "anthropic/claude-sonnet-4-5", shape)
+    assert made is not None
+    kwargs, called = made
+    report = CallReport()
+    prepared = prepare_sync(engine, _fresh(kwargs), report, called)
+    assert prepared is not None
+    assert (prepared.restored, prepared.changed, prepared.changes) == (2, False, {})
+    assert _sent(engine, _fresh(kwargs), called)[0] == kwargs
