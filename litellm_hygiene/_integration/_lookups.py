@@ -20,7 +20,7 @@ from .._rules import Conversation, Slot
 from .._view import OPAQUE, STAMPED
 from ._store import MemoryStore, Provenance
 from ._store._fingerprints import iter_lookup_tokens, token_key, token_mark
-from ._store._memory import Ask, Hit
+from ._store._memory import Ask, Found
 
 __all__ = ["looked_up", "lookup_keys_of", "lookup_tokens", "lookups"]
 
@@ -115,26 +115,27 @@ class _Looked:
         store: The store they were made in.
         version: The store's version when they were made (``None``: none was made).
         opaque: Whether an assistant turn held opaque data (without, none matters).
-        hits: The turns that found their provenance, in order: their index, the
-            position of the token that found it and that token's key.
+        turns: The turns that found their provenance, in order.
+        asks: How each of them is asked again: its tokens, the position of the one
+            that found it and its key.
         marks: The marks of the tokens that found nothing (a put of one of them can
             make its turn find something).
     """
 
-    __slots__ = ("hits", "marks", "opaque", "store", "version")
+    __slots__ = ("asks", "marks", "opaque", "store", "turns", "version")
 
     def __init__(
         self,
         store: MemoryStore,
         version: int | None,
         opaque: bool,
-        hits: tuple[tuple[int, int, str], ...],
-        marks: frozenset[int],
+        found: tuple[tuple[int, ...], tuple[Ask, ...]] = ((), ()),
+        marks: frozenset[int] = frozenset(),
     ) -> None:
         self.store = store
         self.version = version
         self.opaque = opaque
-        self.hits = hits
+        self.turns, self.asks = found
         self.marks = marks
 
 
@@ -153,7 +154,7 @@ def looked_up(conv: Conversation, store: MemoryStore) -> tuple[list[int], list[P
     slots = conv.slots
     if state is not None and state.store is store:
         if not state.opaque and not _opaque(slots[since:]):
-            _walked(conv, _Looked(store, None, False, (), frozenset()), since)
+            _walked(conv, _Looked(store, None, False), since)
             return [], []
         if state.opaque:
             resumed = _resumed(conv, store, state, since)
@@ -162,12 +163,11 @@ def looked_up(conv: Conversation, store: MemoryStore) -> tuple[list[int], list[P
     opaque = _opaque(slots)
     turns = _mattering(conv, 0) if opaque else []
     asks: list[Ask] = [(lookup_tokens(slots[index]), 0, None) for index in turns]
-    done = store.lookup(asks) if asks else ([], None)
-    assert done is not None  # asked since nothing
-    hits, version = done
-    state = _Looked(store, version, opaque, (), frozenset())
-    _walked(conv, _gone_on(state, turns, asks, hits, version), since)
-    return turns, [hit[0] for hit in hits]
+    found = store.lookup(asks)
+    assert found is not None  # asked since nothing
+    version = found.version if asks else None
+    _walked(conv, _gone_on(_Looked(store, version, opaque), turns, asks, found), since)
+    return turns, [hit[0] for hit in found.hits]
 
 
 def _resumed(
@@ -178,44 +178,50 @@ def _resumed(
     ``None``: a put since then may change what its lookups find.
     """
     slots = conv.slots
-    turns = [index for index, _, _ in state.hits] + _mattering(conv, since)
-    asks: list[Ask] = [
-        (lookup_tokens(slots[index]), position, key) for index, position, key in state.hits
-    ]
-    asks += [(lookup_tokens(slots[index]), 0, None) for index in turns[len(state.hits) :]]
-    if state.version is None:
-        done = store.lookup(asks)
-    else:
-        done = store.lookup(asks, state.version, state.marks)
-    if done is None:
+    new = _mattering(conv, since)
+    asks = [*state.asks, *[(lookup_tokens(slots[index]), 0, None) for index in new]]
+    found = store.lookup(asks, state.version, state.marks)
+    if found is None:
         return None
-    hits, version = done
-    kept = _Looked(store, version, True, (), state.marks)
-    _walked(conv, _gone_on(kept, turns, asks, hits, version), since)
-    return turns, [hit[0] for hit in hits]
+    turns = [*state.turns, *new]
+    known = len(state.turns)
+    if found.moved:  # a turn found before is found by another token now, or not at all
+        gone_on = _gone_on(
+            _Looked(store, found.version, True, marks=state.marks), turns, asks, found
+        )
+    else:  # the turns found before are found as they were: only the new ones are added
+        kept = _Looked(store, found.version, True, (state.turns, state.asks), state.marks)
+        gone_on = _gone_on(kept, new, asks[known:], found, known)
+    _walked(conv, gone_on, since)
+    return turns, [hit[0] for hit in found.hits]
 
 
 def _gone_on(
-    state: _Looked, turns: list[int], asks: list[Ask], hits: list[Hit], version: int | None
+    state: _Looked, turns: list[int], asks: list[Ask], found: Found, skip: int = 0
 ) -> _Looked:
-    """``state`` with the lookups of ``turns`` (by ``asks``, finding ``hits``) added."""
-    found: list[tuple[int, int, str]] = []
+    """``state`` with the lookups of ``turns`` added.
+
+    ``asks``: how each was asked; ``found.hits`` from ``skip`` on: what each found.
+    """
+    indices: list[int] = []
+    again: list[Ask] = []
     marks: set[int] = set()
     for index, (tokens, start, _), (provenance, position, key) in zip(
-        turns, asks, hits, strict=True
+        turns, asks, found.hits[skip:], strict=True
     ):
         marks.update(token_mark(token) for token in tokens[start:position])
         if provenance is not None and key is not None:
-            found.append((index, position, key))
+            indices.append(index)
+            again.append((tokens, position, key))
     return _Looked(
         state.store,
-        version,
+        state.version,
         state.opaque,
-        tuple(found),
+        (state.turns + tuple(indices), state.asks + tuple(again)),
         state.marks | marks if marks else state.marks,
     )
 
 
 def _walked(conv: Conversation, state: _Looked, since: int) -> None:
-    size = _HIT_BYTES * len(state.hits) + _MARK_BYTES * len(state.marks)
+    size = _HIT_BYTES * len(state.turns) + _MARK_BYTES * len(state.marks)
     conv.walked(_LOOKED_UP, state, size, since)

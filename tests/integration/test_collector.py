@@ -18,7 +18,7 @@ from litellm_hygiene._integration._options import HygieneOptions
 from litellm_hygiene._integration._shapes import ChatView, anthropic_view
 from litellm_hygiene._integration._store import MemoryStore, Provenance
 from litellm_hygiene._integration._store._fingerprints import fingerprints
-from litellm_hygiene._integration._store._memory import Ask, Hit
+from litellm_hygiene._integration._store._memory import Ask, Found
 from litellm_hygiene._recall import Recall
 from tests.support import preparing
 
@@ -191,7 +191,7 @@ def test_with_nothing_to_await_the_request_is_one_paused_step(
         store.put(fingerprints(answer), Provenance("anthropic", "anthropic-messages", "x"))
         real_many = store.lookup
 
-        def noting(asks: Sequence[Ask]) -> tuple[list[Hit], int] | None:
+        def noting(asks: Sequence[Ask]) -> Found | None:
             lookups.append(gc.isenabled())
             return real_many(asks)
 

@@ -6,13 +6,13 @@ import threading
 import time
 from collections import OrderedDict, deque
 from collections.abc import Callable, Iterable, Sequence, Set
-from typing import Final
+from typing import Final, NamedTuple
 
 from ..._errors import ConfigurationError
 from ._fingerprints import token_key, token_mark
 from ._record import Provenance
 
-__all__ = ["Ask", "Hit", "MemoryStore"]
+__all__ = ["Ask", "Found", "Hit", "MemoryStore"]
 
 Ask = tuple[Sequence[tuple[str, str]], int, str | None]
 """A turn to look up (:meth:`MemoryStore.lookup`): its tokens (``iter_lookup_tokens``),
@@ -20,6 +20,21 @@ the first of them to try, and that token's key where it is known (not hashed aga
 Hit = tuple[Provenance | None, int, str | None]
 """What a lookup found for a turn: the provenance, the position of the token that found
 it and that token's key (``None, len(tokens), None``: nothing)."""
+
+
+class Found(NamedTuple):
+    """What :meth:`MemoryStore.lookup` found.
+
+    Attributes:
+        hits: Each turn's :data:`Hit`, in the order asked.
+        version: The store's version when they were looked up (its puts so far).
+        moved: The turns asked by a key that did not find them by it.
+    """
+
+    hits: list[Hit]
+    version: int
+    moved: int
+
 
 LOG: Final = 4096
 """Puts the store remembers the marks of (:meth:`MemoryStore.lookup`'s ``since``)."""
@@ -146,11 +161,11 @@ class MemoryStore:
         """
         found = self.lookup([(tuple(tokens), 0, None) for tokens in token_sets])
         assert found is not None  # asked since nothing
-        return [hit[0] for hit in found[0]]
+        return [hit[0] for hit in found.hits]
 
     def lookup(
         self, asks: Sequence[Ask], since: int | None = None, known: Set[int] = frozenset()
-    ) -> tuple[list[Hit], int] | None:
+    ) -> Found | None:
         """:meth:`get_many_tokens` for turns that may be known, and the store's version.
 
         A turn's lookup goes on from the token ``asks`` names (the tokens before it are
@@ -162,25 +177,41 @@ class MemoryStore:
         first token does: a token that found nothing then meets no entry now.
         """
         now = self._clock()
-        found: list[Hit] = []
+        hits: list[Hit] = []
+        moved = 0
         with self._lock:
             if since is not None and not self._unchanged(since, known):
                 return None
             marks = None if self._unmarked else self._marks
-            for tokens, start, key in asks:
-                hit: Hit = (None, len(tokens), None)
-                for position in range(start, len(tokens)):
-                    if key is None or position != start:
-                        token = tokens[position]
-                        if marks is not None and token_mark(token) not in marks:
-                            continue  # no entry was made from it
-                        key = token_key(token)
+            for ask in asks:
+                tokens, start, key = ask
+                if key is not None:  # the key that found the turn before
                     provenance = self._hit(key, now)
                     if provenance is not None:
-                        hit = (provenance, position, key)
-                        break
-                found.append(hit)
-            return found, self._version
+                        hits.append((provenance, start, key))
+                        continue
+                    moved += 1
+                    start += 1
+                hits.append(self._first_token(tokens, start, marks, now))
+            return Found(hits, self._version, moved)
+
+    def _first_token(
+        self,
+        tokens: Sequence[tuple[str, str]],
+        start: int,
+        marks: dict[int, int] | None,
+        now: float,
+    ) -> Hit:
+        """What the first stored of ``tokens`` from ``start`` on finds."""
+        for position in range(start, len(tokens)):
+            token = tokens[position]
+            if marks is not None and token_mark(token) not in marks:
+                continue  # no entry was made from it
+            key = token_key(token)
+            provenance = self._hit(key, now)
+            if provenance is not None:
+                return provenance, position, key
+        return None, len(tokens), None
 
     def _unchanged(self, since: int, known: Set[int]) -> bool:
         """Whether no put since version ``since`` holds a mark in ``known``.
