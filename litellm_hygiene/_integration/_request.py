@@ -414,14 +414,22 @@ def _restore(
     carry a stamp the last rule would only remove again. The slots are this request's
     own, read for it and not yet seen by any rule.
     """
-    stamps: dict[Provenance, Stamp | None] = {}  # most turns share one provenance
+    # Most turns share one provenance, most often one object (the in-process store
+    # shares one per value): each is read once, by identity first (a frozen
+    # dataclass's hash is a Python call), then by value.
+    by_object: dict[int, Stamp | None] = {}
+    stamps: dict[Provenance, Stamp | None] = {}
     restored = 0
+    slots = conv.slots
     for index, prov in zip(looked_up, found, strict=True):
         if prov is None:
             continue
-        stamp = stamps.get(prov, _UNREAD)
+        stamp = by_object.get(id(prov), _UNREAD)
         if stamp is _UNREAD:
-            stamp = stamps[prov] = read_stamp(prov.as_stamp())  # as on the wire
-        conv.slots[index].restored = stamp
+            stamp = stamps.get(prov, _UNREAD)
+            if stamp is _UNREAD:
+                stamp = stamps[prov] = read_stamp(prov.as_stamp())  # as on the wire
+            by_object[id(prov)] = stamp
+        slots[index].restored = stamp
         restored += 1
     return restored

@@ -36,6 +36,8 @@ class Found(NamedTuple):
     moved: int
 
 
+_PROVENANCES: Final = 1024
+"""Distinct provenances the store shares one object of (more start the sharing over)."""
 LOG: Final = 4096
 """Puts the store remembers the marks of (:meth:`MemoryStore.lookup`'s ``since``)."""
 
@@ -83,6 +85,7 @@ class MemoryStore:
         self._entries: OrderedDict[str, tuple[float, Provenance, int | None]] = OrderedDict()
         self._marks: dict[int, int] = {}  # mark -> entries holding it
         self._unmarked = 0  # entries put without a mark
+        self._provenances: dict[Provenance, Provenance] = {}
         self._version = 0  # puts so far
         # (version, marks) of the last puts; marks None: put without them
         self._log: deque[tuple[int, tuple[int, ...] | None]] = deque(maxlen=logged_puts)
@@ -109,6 +112,12 @@ class MemoryStore:
         expires = float("inf") if self._ttl is None else self._clock() + self._ttl
         entries = self._entries
         with self._lock:
+            # Equal provenances are one object: a request's lookups find a few of them,
+            # and each is read once per request (``_request._restore``), not per turn.
+            provenances = self._provenances
+            if len(provenances) >= _PROVENANCES:
+                provenances.clear()
+            provenance = provenances.setdefault(provenance, provenance)
             self._version += 1
             self._log.append((self._version, None if marks is None else tuple(marks)))
             for position, key in enumerate(keys):
@@ -183,13 +192,16 @@ class MemoryStore:
             if since is not None and not self._unchanged(since, known):
                 return None
             marks = None if self._unmarked else self._marks
+            entries = self._entries
             for ask in asks:
                 tokens, start, key = ask
                 if key is not None:  # the key that found the turn before
-                    provenance = self._hit(key, now)
-                    if provenance is not None:
-                        hits.append((provenance, start, key))
+                    entry = entries.get(key)
+                    if entry is not None and entry[0] > now:  # _hit, inline: most turns
+                        entries.move_to_end(key)
+                        hits.append((entry[1], start, key))
                         continue
+                    self._hit(key, now)  # drops it where expired
                     moved += 1
                     start += 1
                 hits.append(self._first_token(tokens, start, marks, now))
