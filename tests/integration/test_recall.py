@@ -36,6 +36,7 @@ from litellm_hygiene._integration._engine import HygieneEngine
 from litellm_hygiene._integration._prepare import prepare_sync
 from litellm_hygiene._integration._report import CallReport
 from litellm_hygiene._integration._store import MemoryStore, Provenance, put_fingerprints
+from litellm_hygiene._integration._store._fingerprints import fingerprints
 from litellm_hygiene._openai._wire import OPENAI
 from litellm_hygiene._pipeline import context_for
 from litellm_hygiene._recall import Recall, Seen, build, patch
@@ -788,23 +789,29 @@ def test_store_lookups_go_on_where_the_last_request_left_them(
     assert asked.calls[-1] == [(0, True)] * 4 + [(0, False)]
 
 
-def test_a_put_of_what_found_nothing_has_its_turn_looked_up_again() -> None:
-    """A turn that found nothing finds its provenance once a put records it."""
+@pytest.mark.parametrize("marked", [True, False])
+def test_a_put_of_what_found_nothing_has_its_turn_looked_up_again(marked: bool) -> None:
+    """A turn that found nothing finds its provenance once a put records it.
+
+    Unmarked: a put without the marks of its keys (as a shared store's writer puts)
+    may hold any token.
+    """
     store, twin, *engines = _twins()
     history = [{"role": "user", "content": "go"}, *_signed_turn(0), *_signed_turn(1)]
     model = "anthropic/claude-sonnet-4-5"
     for _ in range(2):
         assert _same(history, store, twin, engines, model)["restored"] == 0
-    put_fingerprints(store, history[1], CLAUDE)
-    put_fingerprints(twin, history[1], CLAUDE)
+    for each in (store, twin):
+        if marked:
+            put_fingerprints(each, history[1], CLAUDE)
+        else:
+            each.put(fingerprints(history[1]), CLAUDE)
     assert _same(history, store, twin, engines, model)["restored"] == 1
 
 
 @pytest.mark.parametrize("logged_puts", [0, 1])
-def test_lookups_start_over_where_the_store_no_longer_knows_what_changed(
-    logged_puts: int,
-) -> None:
-    """Past the puts the store logs, every turn is looked up again, and found."""
+def test_lookups_past_the_puts_logged_see_every_put_since(logged_puts: int) -> None:
+    """Past the puts the store logs, what changed is read from each mark's last put."""
     store, twin, *engines = _twins(logged_puts=logged_puts)
     history = [{"role": "user", "content": "go"}, *_signed_turn(0), *_signed_turn(1)]
     model = "anthropic/claude-sonnet-4-5"

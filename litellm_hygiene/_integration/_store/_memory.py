@@ -66,8 +66,9 @@ class MemoryStore:
             ttl_seconds: Lifetime of an entry, or ``None`` for no expiry.
             clock: Monotonic seconds; injectable so tests need not sleep.
             logged_puts: The last puts whose marks are kept, so that the next request
-                of a conversation looks up again only what a put since may change
-                (:meth:`lookup`); ``0``: every lookup from each turn's first token.
+                of a conversation reads what changed since the last from the puts
+                since, where there are fewer of them than what it needs to know
+                (:meth:`lookup`); ``0``: from what each mark was last put at.
 
         Raises:
             ConfigurationError: ``max_entries`` is below 1.
@@ -88,7 +89,9 @@ class MemoryStore:
         self._provenances: dict[Provenance, Provenance] = {}
         self._version = 0  # puts so far
         # (version, marks) of the last puts; marks None: put without them
-        self._log: deque[tuple[int, tuple[int, ...] | None]] = deque(maxlen=logged_puts)
+        self._log: deque[tuple[int, tuple[int, ...]]] = deque(maxlen=logged_puts)
+        self._put_at: dict[int, int] = {}  # mark -> version of its last put, while stored
+        self._unmarked_at = 0  # version of the last put without marks
 
     def __len__(self) -> int:
         return len(self._entries)
@@ -117,9 +120,15 @@ class MemoryStore:
             provenances = self._provenances
             if len(provenances) >= _PROVENANCES:
                 provenances.clear()
-            provenance = provenances.setdefault(provenance, provenance)
+            try:
+                provenance = provenances.setdefault(provenance, provenance)
+            except TypeError:  # not a Provenance (unhashable): stored as given
+                pass
             self._version += 1
-            self._log.append((self._version, None if marks is None else tuple(marks)))
+            if marks is None:
+                self._unmarked_at = self._version
+            else:
+                self._log.append((self._version, tuple(marks)))
             for position, key in enumerate(keys):
                 mark = None if marks is None else marks[position]
                 old = entries.get(key)
@@ -131,6 +140,7 @@ class MemoryStore:
                     self._unmarked += 1
                 else:
                     self._marks[mark] = self._marks.get(mark, 0) + 1
+                    self._put_at[mark] = self._version
             while len(entries) > self._max:
                 self._unmark(entries.popitem(last=False)[1][2])
 
@@ -144,6 +154,7 @@ class MemoryStore:
             self._marks[mark] = left
         else:
             del self._marks[mark]
+            del self._put_at[mark]  # gone: a token of it finds nothing, as before its put
 
     def get_many(self, key_sets: Sequence[Iterable[str]]) -> list[Provenance | None]:
         """:meth:`get` for each set of keys, under one lock.
@@ -181,9 +192,9 @@ class MemoryStore:
         known to find nothing), by its key where one is given. ``since``: the version
         of an earlier lookup whose misses the caller takes as still missing; ``None``
         (nothing taken) when a put since then holds a mark in ``known`` (the marks of
-        the tokens that found nothing), or is past what the store remembers of its
-        puts. What the lookups refresh and drop is what looking up every turn from its
-        first token does: a token that found nothing then meets no entry now.
+        the tokens that found nothing), or was made without marks. What the lookups
+        refresh and drop is what looking up every turn from its first token does: a
+        token that found nothing then meets no entry now.
         """
         now = self._clock()
         hits: list[Hit] = []
@@ -228,19 +239,25 @@ class MemoryStore:
     def _unchanged(self, since: int, known: Set[int]) -> bool:
         """Whether no put since version ``since`` holds a mark in ``known``.
 
-        ``False`` too where the log no longer holds every put since.
+        Read from the log of puts where it reaches back to ``since`` and is the shorter
+        way, else from each mark's last put (a mark no entry holds any more finds
+        nothing, whatever was put under it since); a put without marks since may hold
+        any.
         """
         if since == self._version:
             return True
+        if self._unmarked_at > since:
+            return False
         log = self._log
-        if not log or log[0][0] > since + 1:
-            return False  # puts the log no longer holds
-        for version, marks in reversed(log):
-            if version <= since:
-                break
-            if marks is None or not known.isdisjoint(marks):
-                return False
-        return True
+        if log and log[0][0] <= since + 1 and self._version - since <= len(known):
+            for version, marks in reversed(log):
+                if version <= since:
+                    break
+                if not known.isdisjoint(marks):
+                    return False
+            return True
+        put_at = self._put_at
+        return all(put_at.get(mark, 0) <= since for mark in known)
 
     def _first(self, keys: Iterable[str], now: float) -> Provenance | None:
         for key in keys:
