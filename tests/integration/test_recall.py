@@ -45,6 +45,7 @@ from litellm_hygiene._rules import Conversation, Slot
 from litellm_hygiene._rules.tool_call_id import ToolCallId
 from litellm_hygiene._rules.tool_pairing import ToolPairing
 from litellm_hygiene._sanitize import read_request, sanitize_read
+from tests.support.clock import Clock
 from tests.support.strategies import agent_turn, droppable_turn, gemini_turn, message
 
 Json = dict[str, Any]
@@ -156,23 +157,14 @@ def _engines(
     )
 
 
-class _Clock:
-    """Seconds that pass only when a test says so."""
-
-    def __init__(self) -> None:
-        self.now = 0.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
 stores = st.tuples(
     st.sampled_from([3, 8, 10_000]),
     st.sampled_from([None, 2.0, 5.0]),
     st.sampled_from([0, 1, 4096]),
 )
 """A store's bound, its entries' lifetime in requests, and the puts it logs: evicting,
-expiring, and forgetting what changed, each where it meets what is remembered."""
+expiring, and reading what changed from each mark's last put where the log is short,
+each where it meets what is remembered."""
 
 
 @settings(max_examples=300, deadline=None)
@@ -193,7 +185,7 @@ def test_replayed_sessions_get_what_the_full_pipeline_gives(
     """Each engine has its own store, given the same puts: what their lookups refresh,
     drop and evict is equal too, entry by entry and in order."""
     history = [m for chunk in first for m in chunk]
-    clock = _Clock()
+    clock = Clock()
     store, twin = (
         MemoryStore(store_made[0], store_made[1], clock=clock, logged_puts=store_made[2])
         for _ in range(2)
@@ -749,7 +741,7 @@ class _Asked:
 
 def _twins(**made: Any) -> tuple[MemoryStore, MemoryStore, HygieneEngine, HygieneEngine]:
     """Two stores on one clock that moves when a test says, an engine on each."""
-    made.setdefault("clock", _Clock())
+    made.setdefault("clock", Clock())
     store, twin = MemoryStore(**made), MemoryStore(**made)
     return store, twin, *_engines(store, twin)
 
@@ -826,7 +818,7 @@ def test_lookups_past_the_puts_logged_see_every_put_since(logged_puts: int) -> N
 
 def test_a_found_turn_whose_entry_expired_is_looked_up_as_the_full_lookup_does() -> None:
     """The key that found a turn is gone: the lookup goes on from the turn's next token."""
-    clock = _Clock()
+    clock = Clock()
     store, twin, *engines = _twins(ttl_seconds=10.0, clock=clock)
     history = [{"role": "user", "content": "go"}, *_signed_turn(0), *_signed_turn(1)]
     model = "anthropic/claude-sonnet-4-5"
@@ -835,7 +827,7 @@ def test_a_found_turn_whose_entry_expired_is_looked_up_as_the_full_lookup_does()
         put_fingerprints(twin, turn, CLAUDE)
     for _ in range(2):
         assert _same(history, store, twin, engines, model)["restored"] == 2
-    clock.now = 20.0
+    clock.now += 20.0
     assert _same(history, store, twin, engines, model)["restored"] == 0
     assert len(store) == len(twin)
 

@@ -52,6 +52,7 @@ from litellm_hygiene._integration._store._redis import (
 )
 from litellm_hygiene._openai._evidence import signatures
 from tests.support import redis_server as redis_server_module
+from tests.support.clock import Clock
 from tests.support.redis_server import RedisServer, redis_server_or_skip
 from tests.support.strategies import json_values
 
@@ -59,16 +60,6 @@ CLAUDE = Provenance("anthropic", "anthropic-messages", "claude-sonnet-4-5")
 GEMINI = Provenance("gemini", "gemini", "gemini-2.5-pro")
 GPT = Provenance("openai", "openai-chat", "gpt-4o")
 KEY = re.compile(r"^(tc|sig|ri|tx):[0-9a-f]{32}$")
-
-
-class Clock:
-    """A hand-driven monotonic clock, so expiry and the breaker need no sleeping."""
-
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 @pytest.fixture(scope="module")
