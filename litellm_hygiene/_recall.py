@@ -426,7 +426,7 @@ def _common(items: Sequence[Any], known: list[Any]) -> int:
     """
     count = len(known)
     start = items[:count]
-    if not (start if isinstance(start, list) else list(start)) == known:
+    if (start if isinstance(start, list) else list(start)) != known:
         for index in range(count):
             if items[index] != known[index]:
                 count = index

@@ -88,7 +88,7 @@ class MemoryStore:
         self._unmarked = 0  # entries put without a mark
         self._provenances: dict[Provenance, Provenance] = {}
         self._version = 0  # puts so far
-        # (version, marks) of the last puts; marks None: put without them
+        # (version, marks) of the last puts with marks (one without them: _unmarked_at)
         self._log: deque[tuple[int, tuple[int, ...]]] = deque(maxlen=logged_puts)
         self._put_at: dict[int, int] = {}  # mark -> version of its last put, while stored
         self._unmarked_at = 0  # version of the last put without marks
