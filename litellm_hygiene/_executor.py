@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Hashable, Mapping, Sequence
-from typing import Any
+from typing import Any, Final
 
 from ._errors import ConfigurationError, InvalidMessageError
 from ._messages import Message, OpaqueMessage
@@ -23,9 +23,17 @@ from ._rules._findings import Change, Problem
 from ._rules._rule import MessageRule, Rule
 from ._view import Facts, Wire
 
-__all__ = ["UNREAD", "fix_messages", "opaque_slot", "read_conversation", "read_slots", "run_rules"]
+__all__ = [
+    "UNREAD",
+    "fix_messages",
+    "opaque_slot",
+    "read_conversation",
+    "read_slots",
+    "run_rules",
+    "unread_of",
+]
 
-UNREAD = Facts("opaque")
+UNREAD: Final = Facts("opaque")
 """The facts of a message no reader could read: no flag, no call, no result."""
 
 
@@ -377,8 +385,9 @@ def _recalled_slots(
     read = wire.facts
     key = ctx.recall_key
     assert key is not None  # read_slots asked for it
+    known_of: list[Seen] = seen if isinstance(seen, list) else list(seen)  # read directly
     for index, raw in enumerate(messages):
-        known = seen[index]
+        known = known_of[index]
         remembered = known.facts  # (key, facts): read as one, as another thread sets it
         if remembered is not None and remembered[0] == key:
             facts = remembered[1]
@@ -412,3 +421,19 @@ def opaque_slot(raw: Any, index: int, err: InvalidMessageError) -> Slot:
     """The slot of a message that cannot be read: kept as it came, never decoded."""
     message = OpaqueMessage(raw=raw, field=err.field, reason=err.reason)
     return Slot(raw, UNREAD, message, index)
+
+
+def unread_of(conv: Conversation) -> tuple[str, ...]:
+    """Why each message of ``conv`` kept as it came could not be read.
+
+    Every request asks: a slot's facts are compared by identity first (an unreadable
+    message's are ``UNREAD``), a pydantic ``isinstance`` costing a metaclass call.
+    """
+    reasons: list[str] = []
+    unread = UNREAD
+    for slot in conv.slots:
+        if slot.facts is unread:
+            message = slot.message
+            if isinstance(message, OpaqueMessage):
+                reasons.append(f"messages[{slot.origin}].{message.field}: {message.reason}")
+    return tuple(reasons)

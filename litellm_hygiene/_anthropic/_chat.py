@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from .._errors import InvalidMessageError
 from .._messages import Context, Message
@@ -147,7 +147,7 @@ def read_as_chat(
     return AnthropicChat(chat, read, origin, (messages, system), tuple(unread), lifted, known)
 
 
-_CHAT_FORM = "anthropic chat form"
+_CHAT_FORM: Final = "anthropic chat form"
 """What a recall remembers of a ``/v1/messages`` message: its chat form (``Seen``)."""
 
 
@@ -172,7 +172,7 @@ def _remembered(
         yield quick
 
 
-_READ = "anthropic read"
+_READ: Final = "anthropic read"
 """What a recall remembers with a request's last message read the quick way from the
 first: the chat messages read up to it, where they came from, and their ``Seen``."""
 _Read = tuple[list[dict[str, Any]], dict[int, tuple[int, int]], list[Seen]]

@@ -13,6 +13,7 @@ from typing import Any
 
 from .._recall import Seen
 from .._rules import Slot
+from .._rules._conversation import seen_of
 from .._target import TargetModel
 
 __all__ = ["Prepared"]
@@ -64,7 +65,7 @@ class Prepared:
         rules wrote (see ``Conversation.remembered``); ``None`` without. Worked out when
         a writer asks.
         """
-        return None if self.slots is None else [slot.seen for slot in self.slots]
+        return None if self.slots is None else seen_of(self.slots)
 
     def apply(self, kwargs: Mapping[str, Any]) -> dict[str, Any]:
         """New call kwargs: these messages, without the parameters to drop.

@@ -20,9 +20,8 @@ from typing import Any, Protocol
 from litellm.exceptions import ContextWindowExceededError
 
 from .._errors import InvalidMessageError
-from .._executor import UNREAD, read_conversation, run_rules
+from .._executor import read_conversation, run_rules, unread_of
 from .._families import policy_for
-from .._messages import OpaqueMessage
 from .._openai._decode import read_stamp
 from .._openai._parts import inline_image_chars
 from .._openai._wire import OPENAI
@@ -31,6 +30,8 @@ from .._policy import Policy
 from .._recall import Recall, Seen
 from .._resolve import target_of
 from .._rules import REQUEST_PARAMS, Conversation
+from .._rules._conversation import raws_of
+from .._rules._findings import counted
 from .._target import TargetModel
 from .._view import Stamp, Wire
 from ._engine import HygieneEngine
@@ -308,19 +309,6 @@ def _keep(err: InvalidMessageError) -> None:
     """Keep an unreadable message (its slot says why: ``unread_of``)."""
 
 
-def unread_of(conv: Conversation) -> tuple[str, ...]:
-    """Why each message of ``conv`` kept as it came could not be read.
-
-    Every request asks: a slot's facts are compared by identity first (an unreadable
-    message's are ``UNREAD``), a pydantic ``isinstance`` costing a metaclass call.
-    """
-    return tuple(
-        f"messages[{slot.origin}].{message.field}: {message.reason}"
-        for slot in conv.slots
-        if slot.facts is UNREAD and isinstance(message := slot.message, OpaqueMessage)
-    )
-
-
 def _read(
     kwargs: Mapping[str, Any],
     target: TargetModel,
@@ -351,7 +339,7 @@ def _finish(
     target = conv.ctx.target
     restored = _restore(conv, looked_up, found)
     out, ruled = run_rules(conv)
-    sent = [slot.raw for slot in out.slots]
+    sent = raws_of(out.slots)
     trim = trim_request(sent, out.params, kwargs, options, conv.ctx, conv.wire)
     unread = unread_of(conv)
     if not ruled and trim is None:  # what the store restored only informed the rules
@@ -362,7 +350,7 @@ def _finish(
             store_error=store_error,
             unread=unread,
         )
-    changes = _count(ruled)
+    changes = counted(ruled, _BOOKKEEPING)
     for kind, number in (trim.changes if trim else {}).items():
         changes[kind] = changes.get(kind, 0) + number
     remembered = conv.ctx.recall_key is not None and trim is None
@@ -382,16 +370,6 @@ def _finish(
 
 _BOOKKEEPING = frozenset({"hygiene_stamp"})
 """Change kinds that are hygiene's own bookkeeping, not changes to the conversation."""
-
-
-def _count(changes: Sequence[Any]) -> dict[str, int]:
-    """Changes per kind, leaving out stamp removal."""
-    counts: dict[str, int] = {}
-    for change in changes:
-        if change.kind in _BOOKKEEPING:
-            continue
-        counts[change.kind] = counts.get(change.kind, 0) + 1
-    return counts
 
 
 def _policy(target: TargetModel, options: HygieneOptions) -> Policy:

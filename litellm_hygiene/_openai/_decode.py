@@ -42,8 +42,8 @@ __all__ = [
     "tool_call_id_of",
 ]
 
-_CONTENT = ("content",)
-_APIS = frozenset(get_args(Api))
+_CONTENT: Final = ("content",)
+_APIS: Final = frozenset(get_args(Api))
 
 
 def as_message_dict(message: Any, index: int) -> dict[str, Any]:
@@ -326,7 +326,7 @@ def _decode_assistant(msg: dict[str, Any], index: int) -> AssistantMessage:
     )
 
 
-_DECODERS: dict[str, Callable[[dict[str, Any], int], Message]] = {
+_DECODERS: Final[dict[str, Callable[[dict[str, Any], int], Message]]] = {
     "system": _decode_system,
     "developer": _decode_system,
     "user": _decode_user,

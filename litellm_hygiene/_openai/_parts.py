@@ -42,9 +42,9 @@ __all__ = [
 
 Role = Literal["system", "user", "assistant", "tool_result"]
 
-DATA_URL = re.compile(r"data:([\w.+-]+/[\w.+-]+);base64,(.*)", re.DOTALL)
+DATA_URL: Final = re.compile(r"data:([\w.+-]+/[\w.+-]+);base64,(.*)", re.DOTALL)
 """An inline image the converter splits into MIME type and base64 bytes."""
-_IMAGE_ROLES = frozenset({"user", "tool_result"})
+_IMAGE_ROLES: Final = frozenset({"user", "tool_result"})
 
 Block = TextContent | ImageContent | ThinkingContent | OpaqueContent
 
@@ -281,7 +281,7 @@ class _Absent:
         return "ABSENT"
 
 
-ABSENT: Any = _Absent()
+ABSENT: Final[Any] = _Absent()
 """Marker: the key is not written."""
 
 

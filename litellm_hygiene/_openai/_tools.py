@@ -9,7 +9,7 @@ encoder writes it back to the same places, or to none once a pass has dropped it
 
 from __future__ import annotations
 
-from typing import Any, cast
+from typing import Any, Final
 
 from .._build import construct_unchecked
 from .._content import SignatureSite, ToolCall
@@ -26,7 +26,7 @@ __all__ = [
     "writes_fields",
 ]
 
-_PSF = PROVIDER_FIELDS
+_PSF: Final = PROVIDER_FIELDS
 
 
 def _copy_without(mapping: dict[str, Any], skip: tuple[str, ...]) -> dict[str, Any]:
@@ -122,7 +122,7 @@ def decode_tool_call(call: Any, index: int, where: str) -> ToolCall:
     call_sig = _psf_signature(call, signature)
     if call_sig is not None:
         signature = call_sig
-        sites.append(cast(SignatureSite, _PSF))
+        sites.append(_PSF)
     function_sig = _psf_signature(function, signature)
     if function_sig is not None:
         signature = function_sig

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
 from .._content import ThinkingContent
 from .._errors import InvalidMessageError
@@ -71,39 +71,51 @@ class ResponsesChat:
         """
         items: list[dict[str, Any]] = []
         spans = self.spans
+        # Typed locals: compiled, a list is read directly, not through the protocol.
+        # Only a list is read the quick way (spans): other input gives no items of its own.
+        given: list[Any] = self.items if isinstance(self.items, list) else []
+        known_of: list[Seen | None] | None = (
+            None if seen is None else seen if isinstance(seen, list) else list(seen)
+        )
         start = stop = 0  # the caller's items read last, not yet taken: one slice for a run
         for index, message in enumerate(messages):
             key = id(message)
             span = spans.get(key)
             if span is not None:
                 if span[0] != stop:
-                    items += self.items[start:stop]
+                    items.extend(given[start:stop])
                     start = span[0]
                 stop = span[1]
                 continue
-            items += self.items[start:stop]
+            items.extend(given[start:stop])
             start = stop = 0
-            known = None if seen is None or key in self.read else seen[index]
+            known = None if known_of is None or key in self.read else known_of[index]
             if known is None:
-                items += encode_items(self._neutral(message, index))
+                items.extend(encode_items(self._neutral(message, index)))
             else:
-                items += self._remembered(message, index, known)
-        items += self.items[start:stop]
+                items.extend(self._remembered(message, index, known, given))
+        items.extend(given[start:stop])
         return with_items(self.context, items)
 
-    def _remembered(self, message: Any, index: int, known: Seen) -> list[dict[str, Any]]:
+    def _remembered(
+        self, message: Any, index: int, known: Seen, items: list[Any]
+    ) -> list[dict[str, Any]]:
         """The items of a message a rule wrote, worked out once for every request sending it.
 
         A message read the quick way is written from the request's own items it was read
         from, as a patch (``_recall.patch``): the items written take the caller's, where
         equal, and copy the rest. Else the items are remembered whole, and copied.
+        ``items``: the request's ``input``, a list.
         """
         span = self._root(known)
         if span is not None:
-            given: list[Any] = self.items[span[0] : span[1]]
             recipes: tuple[tuple[int, Any], ...] | None = known.outcome(_PATCHED)
             if recipes is not None:
-                return [build(recipe, given[at] if at >= 0 else None) for at, recipe in recipes]
+                first: int = span[0]
+                return [
+                    build(recipe, items[first + at] if at >= 0 else None) for at, recipe in recipes
+                ]
+            given = items[span[0] : span[1]]
             written = encode_items(self._neutral(message, index))
             made = _patched(written, given)
             if made is not None:
@@ -140,9 +152,9 @@ class ResponsesChat:
         return _reasoning_before_each(decode_message(message, index))
 
 
-_ITEMS = "responses items"
+_ITEMS: Final = "responses items"
 """What a recall remembers of a chat message a rule wrote: its Responses items."""
-_PATCHED = "responses items patched"
+_PATCHED: Final = "responses items patched"
 """... or, for a message read the quick way, how to write them from the items it was
 read from: for each item, the item it patches (``-1``: none) and the patch."""
 
@@ -187,7 +199,7 @@ def _kind(item: Any) -> Any:
     return item.get("type", None) if type(item) is dict else _NO_KIND
 
 
-_NO_KIND: Any = object()
+_NO_KIND: Final[Any] = object()
 
 
 def _reasoning_before_each(message: Message) -> Message:
@@ -241,12 +253,15 @@ def read_as_chat(
         spans: dict[int, Any] = {}
         known: list[Seen] = []
         roots: dict[Seen, Any] = {}
+        known_of: list[Seen] = (
+            [] if seen is None else seen if isinstance(seen, list) else list(seen)
+        )
         for raw, span in pairs:
             chat.append(raw)
             spans[id(raw)] = span
             if seen is not None:
                 stop: int = span[1]
-                last = seen[stop - 1]
+                last = known_of[stop - 1]
                 known.append(last)
                 roots[last] = span
         if seen is None:

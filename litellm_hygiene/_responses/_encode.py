@@ -30,7 +30,7 @@ item), a result's ``tool_name``, ``is_error`` and ``synthesized``, a message's `
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from typing_extensions import assert_never
 
@@ -55,7 +55,7 @@ from .._wire._keys import PROVIDER_FIELDS
 from ._decode import holds_items
 from ._parts import encode_content, encode_part
 
-_PSF = PROVIDER_FIELDS
+_PSF: Final = PROVIDER_FIELDS
 
 __all__ = ["encode_items", "to_responses", "with_items"]
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, TypeVar
+from typing import Any, Final, TypeVar
 
 from .._messages import Api, AssistantMessage, Message
 from .._policy import Policy
@@ -20,23 +20,23 @@ from .._recall import resumed, unwalked, walked
 from .._target import TargetModel
 from .._view import STAMPED, Facts, Stamp, Wire, WirePlan
 
-__all__ = ["DECODED_BYTES", "Conversation", "RuleContext", "Slot"]
+__all__ = ["DECODED_BYTES", "Conversation", "RuleContext", "Slot", "raws_of", "seen_of"]
 
 _T = TypeVar("_T")
 
 DECODED_BYTES = 4000
 """Estimated bytes of a decoded agent turn (its neutral message and blocks), as a
 recall counts one it keeps (``Conversation.remembered``, the executor's walks)."""
-_EDITED_BYTES = 600
+_EDITED_BYTES: Final = 600
 """Estimated bytes of what a recall keeps of a message's edit by id (its facts and
 ``Seen``, :meth:`Conversation.with_ids`), beside what its ``Seen`` then holds."""
 _NO_PARAMS: Mapping[str, Any] = MappingProxyType({})
-_WALKED = "walked"
+_WALKED: Final = "walked"
 """What a recall keeps a rule's walk state under (:meth:`Conversation.walked`)."""
-_IDS = "ids"
+_IDS: Final = "ids"
 """What a recall keeps a message's edit by id under (:meth:`Conversation.with_ids`): the
 latest one's ids, the edited message's facts and its ``Seen``."""
-_STATE_BYTES = 64
+_STATE_BYTES: Final = 64
 """Estimated bytes of a remembered walk state beside what it holds (one per slot read)."""
 
 
@@ -410,3 +410,13 @@ class Conversation:
     def dropped_params(self, given: Mapping[str, Any]) -> tuple[str, ...]:
         """The names of ``given`` (the parameters read) that a rule removed here."""
         return tuple(name for name in given if name not in self.params)
+
+
+def raws_of(slots: Sequence[Slot]) -> list[Any]:
+    """The wire message of each slot: what a request sends."""
+    return [slot.raw for slot in slots]
+
+
+def seen_of(slots: Sequence[Slot]) -> list[Any]:
+    """What a recall remembers of each slot's message (``None`` where it holds nothing)."""
+    return [slot.seen for slot in slots]

@@ -6,7 +6,7 @@ places; the pipeline reports a :class:`Change` per problem it fixed.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence, Set
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, Final
@@ -14,7 +14,7 @@ from typing import Any, Final
 from ._codes import Code
 from ._wording import ErrorKind, PathKind
 
-__all__ = ["NO_VALUES", "Change", "Finding", "Problem", "quoted_id", "shown_id"]
+__all__ = ["NO_VALUES", "Change", "Finding", "Problem", "counted", "quoted_id", "shown_id"]
 
 NO_VALUES: Final[Mapping[str, Any]] = MappingProxyType({})
 """A problem's fill-ins when it has none (one shared, read-only mapping)."""
@@ -164,3 +164,31 @@ class Change:
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
         # Copied and pickled through __init__ (compiled, the class's __new__ runs it).
         return Change, (self.kind, self.index, self.detail)
+
+
+def counted(changes: Sequence[Change], leaving_out: Set[str]) -> dict[str, int]:
+    """How many of ``changes`` each rule made, leaving out the codes in ``leaving_out``.
+
+    Counted by runs: a rule's changes come together, each carrying the rule's code (one
+    string object), and a request of a long session has one per message a rule wrote.
+    """
+    counts: dict[str, int] = {}
+    last: str | None = None
+    run = 0
+    for change in changes:
+        kind: str = change.kind
+        if kind is not last:
+            if run:
+                assert last is not None
+                counts[last] = counts.get(last, 0) + run
+            last = kind
+            run = 0
+            if kind in leaving_out:
+                continue
+        elif not run:
+            continue  # a run of a code left out
+        run += 1
+    if run:
+        assert last is not None
+        counts[last] = counts.get(last, 0) + run
+    return counts

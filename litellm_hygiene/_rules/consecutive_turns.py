@@ -17,7 +17,7 @@ turn merged with a foreign one is foreign: its signatures cannot be vouched for.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Final
 
 from .._build import construct_unchecked, copy_unchecked
 from .._content import OpaqueContent, TextContent
@@ -31,7 +31,7 @@ from ._wording import ErrorKind
 
 __all__ = ["ConsecutiveTurns"]
 
-_CODE: Code = "consecutive_turns"
+_CODE: Final[Code] = "consecutive_turns"
 
 
 def _plain_string(message: UserMessage | AssistantMessage, wire: Wire) -> bool:

@@ -20,7 +20,7 @@ turn to start with its own unmodified thinking block.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Literal, Protocol
+from typing import Any, ClassVar, Final, Literal, Protocol
 
 from .._build import construct_unchecked, copy_unchecked
 from .._content import TextContent, ThinkingContent, ThinkingOrigin, ToolCall
@@ -33,7 +33,7 @@ from ._rule import MessageRule, Repair, WireRepair
 
 __all__ = ["ForeignReasoning"]
 
-_PARAGRAPH = "\n\n"
+_PARAGRAPH: Final = "\n\n"
 """Between thinking made text and the text after it (and texts joined into one)."""
 
 

@@ -14,7 +14,7 @@ not a change to the conversation: the integration does not count it.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import ClassVar
+from typing import ClassVar, Final
 
 from .._build import copy_unchecked
 from .._messages import AssistantMessage, Message, OpaqueMessage
@@ -26,7 +26,7 @@ from ._rule import Rule
 
 __all__ = ["HygieneStamp"]
 
-_REASON = "litellm_hygiene's provenance stamp must be removed before sending"
+_REASON: Final = "litellm_hygiene's provenance stamp must be removed before sending"
 
 
 class HygieneStamp(Rule):
@@ -71,7 +71,7 @@ def _unstamped(conv: Conversation, index: int) -> Slot:
     )
 
 
-_UNSTAMPED = "unstamped"
+_UNSTAMPED: Final = "unstamped"
 
 
 def _without_stamp(slot: Slot) -> tuple[Facts, Message | None]:

@@ -10,7 +10,7 @@ about the ones that stay.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Final
 
 from .._build import copy_unchecked
 from .._content import TextContent, ThinkingContent, ToolCall
@@ -24,7 +24,7 @@ from ._rule import MessageRule, Repair
 
 __all__ = ["NonBase64Signature", "requires_base64"]
 
-_PSF = PROVIDER_FIELDS
+_PSF: Final = PROVIDER_FIELDS
 
 
 def requires_base64(ctx: RuleContext) -> bool:

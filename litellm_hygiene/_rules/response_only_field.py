@@ -12,7 +12,7 @@ it, also from the same model: the target cannot take it back.
 from __future__ import annotations
 
 import functools
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Final
 
 from .._build import copy_unchecked
 from .._content import TextContent, ThinkingContent, ToolCall
@@ -25,7 +25,7 @@ from ._rule import MessageRule, Repair, WireRepair
 
 __all__ = ["ResponseOnlyField"]
 
-_PSF = PROVIDER_FIELDS
+_PSF: Final = PROVIDER_FIELDS
 
 
 @functools.lru_cache(maxsize=64)

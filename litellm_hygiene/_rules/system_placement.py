@@ -32,7 +32,7 @@ for Mistral: this rule is for the shapes that send them in place.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import ClassVar
+from typing import ClassVar, Final
 
 from .._build import construct_unchecked
 from .._content import TextContent
@@ -45,11 +45,11 @@ from ._wording import ErrorKind
 
 __all__ = ["NOTE_PREFIX", "SystemPlacement", "lifted"]
 
-NOTE_PREFIX = "System note: "
+NOTE_PREFIX: Final = "System note: "
 """How a user note begins: the text of a note written as a string, else its own first
 block (without the trailing space)."""
 
-_AFTER = frozenset({"user", "tool"})
+_AFTER: Final = frozenset({"user", "tool"})
 """The roles a mid-conversation system message may follow (Claude: a user turn)."""
 
 

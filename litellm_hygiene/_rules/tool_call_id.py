@@ -36,9 +36,9 @@ from ._rule import Rule
 
 __all__ = ["ToolCallId", "id_is_valid"]
 
-_BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
-_ITEM = re.compile(r"[a-zA-Z0-9_-]*")
-_FUNCTION = "\0function:"
+_BASE62: Final = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+_ITEM: Final = re.compile(r"[a-zA-Z0-9_-]*")
+_FUNCTION: Final = "\0function:"
 _POWERS: Final = tuple(62**n for n in range(65))
 _PAIRS: Final = tuple(_BASE62[n % 62] + _BASE62[n // 62] for n in range(62 * 62))
 

@@ -46,11 +46,11 @@ from ._rule import Rule
 
 __all__ = ["NO_RESULT_TEXT", "ToolPairing"]
 
-NO_RESULT_TEXT = "No result provided"
+NO_RESULT_TEXT: Final = "No result provided"
 """The text of a synthesized result."""
 
-_FUNCTION = "\0function:"
-_UNNAMED = "result_without_call_unnamed"
+_FUNCTION: Final = "\0function:"
+_UNNAMED: Final = "result_without_call_unnamed"
 
 
 def _shown(key: str) -> str:

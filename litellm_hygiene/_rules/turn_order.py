@@ -24,7 +24,7 @@ A conversation whose first turn is the assistant's is rejected too; that is
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import ClassVar
+from typing import ClassVar, Final
 
 from .._build import construct_unchecked, copy_unchecked
 from .._content import TextContent
@@ -37,10 +37,10 @@ from ._rule import Rule
 
 __all__ = ["BRIDGE_TEXT", "TurnOrder"]
 
-BRIDGE_TEXT = "(tool results received)"
+BRIDGE_TEXT: Final = "(tool results received)"
 """The text of the assistant turn put between tool results and the next user turn."""
 
-_PREFIX = "prefix"
+_PREFIX: Final = "prefix"
 
 
 def _order(conv: Conversation) -> tuple[list[int], list[int]]:

@@ -19,6 +19,7 @@ from litellm_hygiene._openai._facts import read_facts
 from litellm_hygiene._openai._parts import decode_thinking_entry, read_thinking_entry
 from litellm_hygiene._openai._wire import OPENAI
 from litellm_hygiene._policy import IdRule
+from litellm_hygiene._rules._findings import Change, counted
 from litellm_hygiene._rules.tool_call_id import _Checker, _problem
 from litellm_hygiene._view import readdressed_facts, renamed_facts, wire_plan
 
@@ -161,3 +162,30 @@ def test_a_thinking_entry_read_is_the_entry_decoded(entry: object) -> None:
         assert (view.origin, view.item) == (decoded.origin, decoded.extra.get("id"))
     else:
         assert view is None and decoded is None
+
+
+def _code(name: str, fresh: bool) -> str:
+    """``name``, or an equal string that is another object (as a rule's code is not)."""
+    return "".join(list(name)) if fresh else name
+
+
+@settings(SETTINGS)
+@given(
+    kinds=st.lists(
+        st.tuples(st.sampled_from(["tool_pairing", "hygiene_stamp", "turn_order"]), st.booleans()),
+        max_size=30,
+    ),
+    leaving_out=st.sets(st.sampled_from(["tool_pairing", "hygiene_stamp", "turn_order"])),
+)
+def test_changes_counted_by_runs_are_the_changes_counted_one_by_one(
+    kinds: list[tuple[str, bool]], leaving_out: set[str]
+) -> None:
+    """A report counts a rule's changes by runs of one code object: what counting each
+    change gives, where runs alternate, a code is left out, or an equal code is another
+    string object."""
+    changes = [Change(_code(name, fresh)) for name, fresh in kinds]  # type: ignore[arg-type]
+    expected: dict[str, int] = {}
+    for change in changes:
+        if change.kind not in leaving_out:
+            expected[change.kind] = expected.get(change.kind, 0) + 1
+    assert counted(changes, frozenset(leaving_out)) == expected
