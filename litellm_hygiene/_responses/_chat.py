@@ -37,7 +37,9 @@ class ResponsesChat:
         read: Each chat message's neutral message, by the chat message's identity
             (a request read the long way).
         spans: The items each chat message was written from, by its identity (a
-            request read the quick way: decoded only if written back).
+            request read the quick way: decoded only if written back); left out where
+            :attr:`seen` finds them (:attr:`roots`), worked out from :attr:`order` when
+            a message to write has no ``Seen``.
         context: The request as read, its messages left out when read the quick way
             (its ``instructions`` and ``input`` form).
         items: The request's ``input``.
@@ -47,6 +49,8 @@ class ResponsesChat:
             of the last item it was read from; ``None`` without a recall, or for a
             request read the long way.
         roots: The items each of :attr:`seen` was read from, by ``Seen`` (by identity).
+        order: The items each chat message was written from, in order (read the quick
+            way).
     """
 
     messages: list[dict[str, Any]]
@@ -57,6 +61,7 @@ class ResponsesChat:
     unread: tuple[InvalidMessageError, ...] = ()
     seen: Sequence[Seen] | None = None
     roots: dict[Seen, tuple[int, int]] = field(default_factory=dict)
+    order: Sequence[Any] = ()
 
     def written(
         self, messages: Sequence[Any], seen: Sequence[Seen | None] | None = None
@@ -70,17 +75,25 @@ class ResponsesChat:
         worked out once for every request sending it (:meth:`_remembered`).
         """
         items: list[dict[str, Any]] = []
-        spans = self.spans
         # Typed locals: compiled, a list is read directly, not through the protocol.
         # Only a list is read the quick way (spans): other input gives no items of its own.
         given: list[Any] = self.items if isinstance(self.items, list) else []
         known_of: list[Seen | None] | None = (
             None if seen is None else seen if isinstance(seen, list) else list(seen)
         )
+        # A message with the Seen of a chat message read is that chat message (no rule's
+        # slot carries the Seen of a caller's message): its items are found by its Seen.
+        roots = self.roots
+        spans = None if known_of is not None else self._spans()
         start = stop = 0  # the caller's items read last, not yet taken: one slice for a run
         for index, message in enumerate(messages):
             key = id(message)
-            span = spans.get(key)
+            if known_of is not None and (found := known_of[index]) is not None:
+                span = roots.get(found)
+            else:
+                if spans is None:
+                    spans = self._spans()
+                span = spans.get(key)
             if span is not None:
                 if span[0] != stop:
                     items.extend(given[start:stop])
@@ -96,6 +109,12 @@ class ResponsesChat:
                 items.extend(self._remembered(message, index, known, given))
         items.extend(given[start:stop])
         return with_items(self.context, items)
+
+    def _spans(self) -> dict[int, tuple[int, int]]:
+        """:attr:`spans`, where :func:`read_as_chat` left it to the ``Seen``."""
+        if self.spans or not self.order:
+            return self.spans
+        return {id(raw): span for raw, span in zip(self.messages, self.order, strict=True)}
 
     def _remembered(
         self, message: Any, index: int, known: Seen, items: list[Any]
@@ -250,23 +269,26 @@ def read_as_chat(
         # again for each map it goes in).
         pairs: list[tuple[dict[str, Any], Any]] = quick
         chat: list[dict[str, Any]] = []
-        spans: dict[int, Any] = {}
+        spans: dict[int, Any] = {}  # without a recall (with one, ``roots``)
+        order: list[Any] = []
         known: list[Seen] = []
         roots: dict[Seen, Any] = {}
         known_of: list[Seen] = (
             [] if seen is None else seen if isinstance(seen, list) else list(seen)
         )
+        if seen is None:
+            for raw, span in pairs:
+                chat.append(raw)
+                spans[id(raw)] = span
+            return ResponsesChat(chat, {}, spans, shell, input)
         for raw, span in pairs:
             chat.append(raw)
-            spans[id(raw)] = span
-            if seen is not None:
-                stop: int = span[1]
-                last = known_of[stop - 1]
-                known.append(last)
-                roots[last] = span
-        if seen is None:
-            return ResponsesChat(chat, {}, spans, shell, input)
-        return ResponsesChat(chat, {}, spans, shell, input, (), known, roots)
+            order.append(span)
+            stop: int = span[1]
+            last = known_of[stop - 1]
+            known.append(last)
+            roots[last] = span
+        return ResponsesChat(chat, {}, spans, shell, input, (), known, roots, order)
     unread: list[InvalidMessageError] = []
     context = from_responses(input, instructions, unread)
     chat = [encode_message(message) for message in context.messages]

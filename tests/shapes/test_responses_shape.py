@@ -32,6 +32,7 @@ from litellm_hygiene._openai._decode import decode_message
 from litellm_hygiene._openai._encode import encode_message
 from litellm_hygiene._openai._facts import read_facts
 from litellm_hygiene._pipeline import transform_messages
+from litellm_hygiene._recall import Recall, Seen
 from litellm_hygiene._resolve import resolve_target
 from litellm_hygiene._responses import from_responses, to_responses
 from litellm_hygiene._responses._chat import read_as_chat
@@ -897,6 +898,36 @@ def test_a_codex_sessions_plain_items_are_read_without_decoding() -> None:
     chat = read_as_chat(items, "Be brief.")
     assert not chat.read and len(chat.spans) == 5
     assert chat.written(chat.messages) == (items, "Be brief.")
+
+
+def test_a_recalled_request_writes_back_a_message_without_a_seen_as_it_came() -> None:
+    """Read with a recall, each message's items are found by its ``Seen``; a message
+    written back without one (a trimmed request hands on none, an unreadable message has
+    none) is found by its identity, and goes back as the caller's items all the same."""
+    items = [
+        {"type": "message", "role": "user", "content": [{"type": "input_text", "text": "go"}]},
+        {"type": "reasoning", "id": "rs_1", "summary": [], "encrypted_content": "gAAA"},
+        {"type": "function_call", "id": "fc_1", "call_id": "call_1", "name": "f",
+         "arguments": "{}"},
+        {"type": "function_call_output", "call_id": "call_1", "output": "ok"},
+        {"type": "message", "role": "assistant", "id": "msg_1", "status": "completed",
+         "content": [{"type": "output_text", "text": "done", "annotations": []}]},
+    ]  # fmt: skip
+    recall = Recall()
+    recall.keep(recall.align("responses input", items), items)  # its beginning glimpsed
+    recall.keep(recall.align("responses input", items), items)
+    aligned = recall.align("responses input", items)
+    assert aligned.seen is not None
+    chat = read_as_chat(items, "Be brief.", aligned.seen, aligned.matched)
+    assert chat.seen is not None and not chat.read and not chat.spans  # found by Seen
+    seen: list[Seen | None] = list(chat.seen)
+    assert chat.written(chat.messages, seen) == (items, "Be brief.")
+    assert chat.written(chat.messages) == (items, "Be brief.")
+    for at in range(len(seen)):
+        assert chat.written(chat.messages, [*seen[:at], None, *seen[at + 1 :]]) == (
+            items,
+            "Be brief.",
+        )
 
 
 def _codex_call(draw: Any, turn: int) -> dict[str, Any]:
