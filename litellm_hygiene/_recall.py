@@ -425,14 +425,15 @@ def _common(items: Sequence[Any], known: list[Any]) -> int:
     the readers do not read it as one.
     """
     count = len(known)
-    start = items[:count]
-    if (start if isinstance(start, list) else list(start)) != known:
+    head = items[:count]
+    start: list[Any] = head if isinstance(head, list) else list(head)  # read directly
+    if start != known:
         for index in range(count):
-            if items[index] != known[index]:
+            if start[index] != known[index]:
                 count = index
                 break
     for index in range(count):
-        if type(items[index]) is not type(known[index]):
+        if type(start[index]) is not type(known[index]):
             return index
     return count
 
