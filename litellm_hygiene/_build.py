@@ -26,7 +26,7 @@ import copy
 import typing
 from collections.abc import Callable
 from functools import partial
-from typing import Annotated, Any, TypeVar
+from typing import Annotated, Any, Final, TypeVar
 
 from pydantic import AfterValidator, BaseModel, BeforeValidator, PlainValidator, WrapValidator
 from pydantic_core import PydanticUndefined
@@ -36,27 +36,27 @@ __all__ = ["construct_unchecked", "copy_unchecked", "rejects_only"]
 M = TypeVar("M", bound=BaseModel)
 F = TypeVar("F", bound=Callable[..., Any])
 
-_new = object.__new__
+_new: Final = object.__new__
 # BaseModel keeps its state in four slots; their descriptors set them without the
 # frozen-model check of ``__setattr__``.
-_set_dict = BaseModel.__dict__["__dict__"].__set__
-_set_fields_set = BaseModel.__dict__["__pydantic_fields_set__"].__set__
-_set_extra = BaseModel.__dict__["__pydantic_extra__"].__set__
-_set_private = BaseModel.__dict__["__pydantic_private__"].__set__
+_set_dict: Final = BaseModel.__dict__["__dict__"].__set__
+_set_fields_set: Final = BaseModel.__dict__["__pydantic_fields_set__"].__set__
+_set_extra: Final = BaseModel.__dict__["__pydantic_extra__"].__set__
+_set_private: Final = BaseModel.__dict__["__pydantic_private__"].__set__
 
 # Per class: every field in order with its shared default (``PydanticUndefined`` for
 # required fields and for the fields below), the fields whose default is a fresh ``{}``
 # per object, and the fields whose default is made per object (a ``default_factory``,
 # or a copy of an unhashable default, as pydantic-core does).
 _Template = tuple[dict[str, Any], tuple[str, ...], tuple[tuple[str, Callable[[], Any]], ...]]
-_TEMPLATES: dict[type[BaseModel], _Template] = {}
-_COPYABLE: set[type[BaseModel]] = set()
+_TEMPLATES: Final[dict[type[BaseModel], _Template]] = {}
+_COPYABLE: Final[set[type[BaseModel]]] = set()
 
-_REJECTS_ONLY: set[Callable[..., Any]] = set()
-_VALIDATOR_KINDS = ("validators", "root_validators", "field_validators", "model_validators")
-_FUNCTION_VALIDATORS = (AfterValidator, BeforeValidator, PlainValidator, WrapValidator)
+_REJECTS_ONLY: Final[set[Callable[..., Any]]] = set()
+_VALIDATOR_KINDS: Final = ("validators", "root_validators", "field_validators", "model_validators")
+_FUNCTION_VALIDATORS: Final = (AfterValidator, BeforeValidator, PlainValidator, WrapValidator)
 # Configuration that makes validation change values that are already valid.
-_TRANSFORMING_CONFIG = (
+_TRANSFORMING_CONFIG: Final = (
     "validate_default",
     "str_strip_whitespace",
     "str_to_lower",

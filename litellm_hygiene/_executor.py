@@ -207,12 +207,12 @@ class _Walk:
         return result
 
 
-_WALK_KEYS: dict[tuple[int, tuple[str, ...]], int] = {}
+_WALK_KEYS: Final[dict[tuple[int, tuple[str, ...]], int]] = {}
 """A number for each recall key and run of message rules: what a walk's outcome is
 remembered by (a number: hashed at once, where the pair is hashed element by element).
 Bounded: emptied when full; a number is never given twice."""
-_NUMBERS = itertools.count()
-_WALK_LIMIT = 4096
+_NUMBERS: Final = itertools.count()
+_WALK_LIMIT: Final = 4096
 
 
 def _walk_key(key: int, rules: Sequence[MessageRule]) -> int:

@@ -9,8 +9,8 @@ from typing import Any, Final
 
 __all__ = ["INVALID", "copy_dict", "copy_json", "decode_arguments", "encode_arguments", "loads"]
 
-_CLOSERS = {"{": "}", "[": "]"}
-_MAX_REPAIR_ATTEMPTS = 64
+_CLOSERS: Final = {"{": "}", "[": "]"}
+_MAX_REPAIR_ATTEMPTS: Final = 64
 
 
 def copy_json(value: Any) -> Any:

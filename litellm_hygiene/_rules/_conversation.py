@@ -30,7 +30,7 @@ recall counts one it keeps (``Conversation.remembered``, the executor's walks)."
 _EDITED_BYTES: Final = 600
 """Estimated bytes of what a recall keeps of a message's edit by id (its facts and
 ``Seen``, :meth:`Conversation.with_ids`), beside what its ``Seen`` then holds."""
-_NO_PARAMS: Mapping[str, Any] = MappingProxyType({})
+_NO_PARAMS: Final[Mapping[str, Any]] = MappingProxyType({})
 _WALKED: Final = "walked"
 """What a recall keeps a rule's walk state under (:meth:`Conversation.walked`)."""
 _IDS: Final = "ids"

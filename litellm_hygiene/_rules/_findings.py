@@ -101,7 +101,7 @@ class Problem:
         return f"Problem({shown})"
 
 
-_KEEP: Any = object()
+_KEEP: Final[Any] = object()
 
 
 # Finding and Change are records no code changes once built, yet not frozen: a frozen

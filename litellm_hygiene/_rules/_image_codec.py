@@ -80,7 +80,7 @@ _LANCZOS: Final = Image.Resampling.LANCZOS
 # (OSError, SyntaxError, struct.error, IndexError, ZeroDivisionError...). A hook must
 # not crash the request over one broken image, so every Pillow call on untrusted bytes
 # is wrapped, tightly, and the failure becomes an ImageProblem.
-_PILLOW_FAILURE = Exception
+_PILLOW_FAILURE: Final = Exception
 
 ProblemReason = Literal["invalid_base64", "undecodable", "too_many_pixels", "unshrinkable"]
 """Why an inline image cannot be sent as it is, nor fixed."""

@@ -10,7 +10,7 @@ not turns and stay where they are.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import ClassVar
+from typing import ClassVar, Final
 
 from .._build import construct_unchecked
 from .._content import TextContent
@@ -23,7 +23,7 @@ from ._wording import ErrorKind
 
 __all__ = ["LEADING_USER_TEXT", "AssistantFirst"]
 
-LEADING_USER_TEXT = "(conversation continues)"
+LEADING_USER_TEXT: Final = "(conversation continues)"
 """The text of the user turn put first."""
 
 

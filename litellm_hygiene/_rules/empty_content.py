@@ -18,7 +18,7 @@ text signatures.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Final
 
 from .._build import construct_unchecked, copy_unchecked
 from .._content import OpaqueContent, TextContent, ThinkingContent
@@ -38,7 +38,7 @@ from ._wording import ErrorKind
 
 __all__ = ["EMPTY_TURN_TEXT", "EmptyContent"]
 
-EMPTY_TURN_TEXT = "(empty message)"
+EMPTY_TURN_TEXT: Final = "(empty message)"
 """The text a blank last user turn is kept with."""
 
 

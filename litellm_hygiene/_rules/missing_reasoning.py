@@ -11,7 +11,7 @@ least the API accepts (LiteLLM's own fill).
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import ClassVar, Final
 
 from .._build import construct_unchecked, copy_unchecked
 from .._content import ThinkingContent, ToolCall
@@ -24,7 +24,7 @@ from ._rule import MessageRule, Repair
 
 __all__ = ["EMPTY_REASONING", "MissingReasoning"]
 
-EMPTY_REASONING = " "
+EMPTY_REASONING: Final = " "
 """The reasoning a tool-call turn without any is given (the least DeepSeek accepts)."""
 
 

@@ -131,7 +131,55 @@ def _slow_when_compiled(tree: ast.AST) -> list[str]:
             node.conversion != -1 or node.format_spec is not None
         ):
             found.append(f"line {node.lineno}: an f-string field with a conversion or spec")
-    return found
+    return found + _constants_read_from_the_module_dict(tree)
+
+
+def _constants_read_from_the_module_dict(tree: ast.AST) -> list[str]:
+    """Module-level names a function reads that are not ``Final``.
+
+    Compiled, a function reads such a name from the module's dict at every read (a
+    ``Final`` one is a C static). Annotations (and ``cast``'s type) are not read.
+    """
+    body = tree.body if isinstance(tree, ast.Module) else []
+    names: set[str] = set()
+    for node in body:
+        if isinstance(node, ast.Assign):
+            names |= {t.id for t in node.targets if isinstance(t, ast.Name)}
+        elif (
+            isinstance(node, ast.AnnAssign)
+            and isinstance(node.target, ast.Name)
+            and node.value is not None
+            and not any(
+                isinstance(n, ast.Name) and n.id in ("Final", "TypeAlias")
+                for n in ast.walk(node.annotation)
+            )
+        ):
+            names.add(node.target.id)
+    names.discard("__all__")
+    unread: set[int] = set()
+    for each in ast.walk(tree):
+        types: list[ast.expr] = []
+        if isinstance(each, ast.FunctionDef | ast.AsyncFunctionDef):
+            arguments = each.args
+            every = [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]
+            every += [a for a in (arguments.vararg, arguments.kwarg) if a is not None]
+            types = [a.annotation for a in every if a.annotation is not None]
+            types += [each.returns] if each.returns is not None else []
+        elif isinstance(each, ast.AnnAssign):
+            types = [each.annotation]
+        elif isinstance(each, ast.Call) and isinstance(each.func, ast.Name) and each.args:
+            types = [each.args[0]] if each.func.id == "cast" else []
+        unread |= {id(n) for t in types for n in ast.walk(t)}
+    return [
+        f"line {name.lineno}: {name.id} read from the module's dict (not Final)"
+        for function in ast.walk(tree)
+        if isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef)
+        for name in ast.walk(function)
+        if isinstance(name, ast.Name)
+        and isinstance(name.ctx, ast.Load)
+        and name.id in names
+        and id(name) not in unread
+    ]
 
 
 def test_the_compiled_modules_avoid_what_mypyc_leaves_slow() -> None:
@@ -154,6 +202,12 @@ def test_the_compiled_modules_avoid_what_mypyc_leaves_slow() -> None:
         ("f'{x:.1f}'", 1),
         ("f'{x} {y[:3]}'", 0),
         ("class A:\n    def __repr__(self):\n        return f'{self.x!r}'", 0),
+        ("_KEY = 'k'\ndef f(d):\n    return d[_KEY]", 1),
+        ("_KEY: str = 'k'\ndef f(d):\n    return d[_KEY]", 1),
+        ("_KEY: Final = 'k'\ndef f(d):\n    return d[_KEY]", 0),
+        ("_KEY: Final[str] = 'k'\ndef f(d):\n    return d[_KEY]", 0),
+        ("Alias = dict[str, int]\ndef f(d: Alias) -> Alias:\n    x: Alias = cast(Alias, d)", 0),
+        ("_KEY = 'k'\nprint(_KEY)", 0),
     ],
 )
 def test_the_slow_constructs_are_found(source: str, found: int) -> None:

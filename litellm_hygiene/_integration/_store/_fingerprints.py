@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, Final
 
 from ..._openai._evidence import signature_values
 from ..._wire._ids import bare_id
@@ -32,7 +32,7 @@ __all__ = [
     "token_mark",
 ]
 
-_HEX_DIGITS = 32
+_HEX_DIGITS: Final = 32
 
 
 def _key(kind: str, value: str) -> str:
