@@ -121,6 +121,7 @@ class _Walk:
         self.changes: list[list[Change]] = [[] for _ in rules]
         self.codes: list[Code] = [rule.code for rule in rules]
         self.dropped = [0] * len(rules)
+        self.dropping = False  # whether a rule dropped a message yet
         self.touched = False
         key = conv.ctx.recall_key
         self.key = -1 if key is None else _walk_key(key, rules)
@@ -148,7 +149,18 @@ class _Walk:
             return self._apply(index, slot, result, events, dropped_at)
         if outcome.verdict is not None:
             slot.verdict = outcome.verdict
-        return self._apply(index, slot, outcome.rebuilt(slot), outcome.events, outcome.dropped_at)
+        result = outcome.rebuilt(slot)
+        if not outcome.events or self.dropping:
+            return self._apply(index, slot, result, outcome.events, outcome.dropped_at)
+        # No message dropped before this one: each change is at ``index`` in every
+        # rule's input, so the records made for it there last time are this request's.
+        records = outcome.changes  # read once: another request may set it meanwhile
+        if records is None or records[0] != index:
+            records = (index, self._changes(index, outcome.events))
+            outcome.changes = records
+        for number, changes in records[1]:
+            self.changes[number].extend(changes)
+        return self._apply(index, slot, result, (), outcome.dropped_at)
 
     def _walk(self, index: int, slot: Slot) -> tuple[Slot | None, list[_Event], int]:
         """The message through the rules: the result, each rule's problems, who dropped it.
@@ -191,20 +203,28 @@ class _Walk:
     ) -> Slot | None:
         """Record a walk's problems at the positions each rule's input had the message."""
         dropped = self.dropped
+        if events:
+            for number, changes in self._changes(index, events):
+                self.changes[number].extend(changes)
+        if dropped_at >= 0:
+            dropped[dropped_at] += 1
+            self.dropping = True
+            self.touched = True
+            return None
+        self.touched |= result is not slot
+        return result
+
+    def _changes(self, index: int, events: Sequence[_Event]) -> list[tuple[int, list[Change]]]:
+        """Each rule's changes for a walk's problems, at the position its input had them."""
+        dropped = self.dropped
+        made: list[tuple[int, list[Change]]] = []
         for number, problems in events:
             position = index
             for before in range(number):
                 position -= dropped[before]
             code = self.codes[number]
-            found = self.changes[number]
-            for problem in problems:
-                found.append(Change(code, position, problem.reason))
-        if dropped_at >= 0:
-            dropped[dropped_at] += 1
-            self.touched = True
-            return None
-        self.touched |= result is not slot
-        return result
+            made.append((number, [Change(code, position, problem.reason) for problem in problems]))
+        return made
 
 
 _WALK_KEYS: Final[dict[tuple[int, tuple[str, ...]], int]] = {}
@@ -243,9 +263,13 @@ class _Outcome:
         seen: What is remembered of the written message (a part of the caller's
             message's ``Seen``), carried by each slot rebuilt from the outcome.
         size: Estimated bytes held.
+        changes: The change records last made of :attr:`events` and the position they
+            were made at, where no message before it was dropped (records, no content:
+            a request at the same position counts the same ones).
     """
 
     __slots__ = (
+        "changes",
         "dropped_at",
         "events",
         "facts",
@@ -277,6 +301,7 @@ class _Outcome:
         self.failed = False if result is None else result.failed
         self.seen: Seen | None = None
         self.size = size
+        self.changes: tuple[int, list[tuple[int, list[Change]]]] | None = None
 
     @staticmethod
     def of(

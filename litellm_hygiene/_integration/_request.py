@@ -32,6 +32,7 @@ from .._resolve import target_of
 from .._rules import REQUEST_PARAMS, Conversation
 from .._rules._conversation import raws_of
 from .._rules._findings import counted
+from .._rules.hygiene_stamp import BOOKKEEPING
 from .._target import TargetModel
 from .._view import Stamp, Wire
 from ._engine import HygieneEngine
@@ -350,7 +351,7 @@ def _finish(
             store_error=store_error,
             unread=unread,
         )
-    changes = counted(ruled, _BOOKKEEPING)
+    changes = counted(ruled, BOOKKEEPING)
     for kind, number in (trim.changes if trim else {}).items():
         changes[kind] = changes.get(kind, 0) + number
     remembered = conv.ctx.recall_key is not None and trim is None
@@ -366,10 +367,6 @@ def _finish(
         unread=unread,
         slots=out.slots if remembered else None,
     )
-
-
-_BOOKKEEPING = frozenset({"hygiene_stamp"})
-"""Change kinds that are hygiene's own bookkeeping, not changes to the conversation."""
 
 
 def _policy(target: TargetModel, options: HygieneOptions) -> Policy:

@@ -27,6 +27,8 @@ from .._openai._wire import OPENAI
 from .._pipeline import context_for
 from .._policy import Policy
 from .._rules import RULES, Change, RuleContext
+from .._rules._findings import counted
+from .._rules.hygiene_stamp import BOOKKEEPING
 from .._target import TargetModel
 from .._trim import SlidingWindow, drop_thinking_after, fit_to_context
 from .._view import Wire
@@ -140,9 +142,8 @@ def _settle(
 
 def _add_changes(outcome: TrimOutcome, changes: Sequence[Change]) -> None:
     """Count ``changes`` per kind, leaving out the stamp's removal (bookkeeping)."""
-    for change in changes:
-        if change.kind != "hygiene_stamp":
-            outcome.changes[change.kind] = outcome.changes.get(change.kind, 0) + 1
+    for kind, number in counted(changes, BOOKKEEPING).items():
+        outcome.changes[kind] = outcome.changes.get(kind, 0) + number
 
 
 def _apply_window(

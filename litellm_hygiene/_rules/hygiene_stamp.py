@@ -24,7 +24,7 @@ from ._conversation import DECODED_BYTES, Conversation, RuleContext, Slot
 from ._findings import Finding, Problem
 from ._rule import Rule
 
-__all__ = ["HygieneStamp"]
+__all__ = ["BOOKKEEPING", "HygieneStamp"]
 
 _REASON: Final = "litellm_hygiene's provenance stamp must be removed before sending"
 
@@ -72,6 +72,10 @@ def _unstamped(conv: Conversation, index: int) -> Slot:
 
 
 _UNSTAMPED: Final = "unstamped"
+
+BOOKKEEPING: Final = frozenset({HygieneStamp.code})
+"""The codes whose changes are hygiene's own bookkeeping, not changes to the
+conversation: a report does not count them (see the module docstring)."""
 
 
 def _without_stamp(slot: Slot) -> tuple[Facts, Message | None]:

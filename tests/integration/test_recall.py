@@ -31,7 +31,7 @@ from hypothesis import strategies as st
 
 from litellm_hygiene import from_openai, resolve_target
 from litellm_hygiene._anthropic import to_anthropic
-from litellm_hygiene._executor import read_conversation
+from litellm_hygiene._executor import read_conversation, run_rules
 from litellm_hygiene._integration._engine import HygieneEngine
 from litellm_hygiene._integration._prepare import prepare_sync
 from litellm_hygiene._integration._report import CallReport
@@ -854,3 +854,29 @@ def test_a_request_the_store_only_recognised_goes_out_as_it_came(shape: Shape) -
     assert prepared is not None
     assert (prepared.restored, prepared.changed, prepared.changes) == (2, False, {})
     assert _sent(engine, _fresh(kwargs), called)[0] == kwargs
+
+
+def test_a_remembered_walk_reports_its_changes_where_it_is_replayed() -> None:
+    """The change records a remembered walk makes are made again where the message sits
+    elsewhere: a message's ``Seen`` is at one place in its conversation, but what the
+    walk reports must not lean on that."""
+    turn: Json = {
+        "role": "assistant",
+        "content": "done",
+        "thinking_blocks": [{"type": "thinking", "thinking": "hmm", "signature": "c2ln"}],
+    }
+    target = resolve_target("openai/gpt-4o")
+    ctx = replace(context_for(target), recall_key=11)
+    shifted = [{"role": "user", "content": "go"}, {"role": "user", "content": "on"}, turn]
+    plain = run_rules(read_conversation(_fresh(shifted), context_for(target), OPENAI))[1]
+    assert plain and {change.index for change in plain} == {2}
+    user, mine = Seen(), Seen()
+    for messages, seen in (
+        ([shifted[0], turn], [user, mine]),
+        ([shifted[0], turn], [user, mine]),  # made once, then replayed at index 1
+        (shifted, [user, Seen(), mine]),
+    ):
+        changes = run_rules(read_conversation(_fresh(messages), ctx, OPENAI, seen=seen))[1]
+    assert [(c.kind, c.index, c.detail) for c in changes] == [
+        (c.kind, c.index, c.detail) for c in plain
+    ]
