@@ -81,14 +81,17 @@ class ResponsesChat:
         known_of: list[Seen | None] | None = (
             None if seen is None else seen if isinstance(seen, list) else list(seen)
         )
-        # A message with the Seen of a chat message read is that chat message (no rule's
-        # slot carries the Seen of a caller's message): its items are found by its Seen.
+        # Read with a recall, a message with the Seen of a chat message read is that chat
+        # message (no rule's slot carries the Seen of a caller's message): its items are
+        # found by its Seen. (Read without one, the chat messages may have Seen of their
+        # own, from their alignment as chat messages: they are found by identity.)
         roots = self.roots
-        spans = None if known_of is not None else self._spans()
+        by_seen = known_of is not None and self.seen is not None
+        spans = None if by_seen else self._spans()
         start = stop = 0  # the caller's items read last, not yet taken: one slice for a run
         for index, message in enumerate(messages):
             key = id(message)
-            if known_of is not None and (found := known_of[index]) is not None:
+            if by_seen and known_of is not None and (found := known_of[index]) is not None:
                 span = roots.get(found)
             else:
                 if spans is None:

@@ -928,6 +928,11 @@ def test_a_recalled_request_writes_back_a_message_without_a_seen_as_it_came() ->
             items,
             "Be brief.",
         )
+    # Read without one (the recall kept no record of the items): the chat messages may
+    # still get a Seen of their own, aligned as chat messages; found by identity alike.
+    unseen = read_as_chat(items, "Be brief.")
+    others: list[Seen | None] = [Seen() for _ in unseen.messages]
+    assert unseen.written(unseen.messages, others) == (items, "Be brief.")
 
 
 def _codex_call(draw: Any, turn: int) -> dict[str, Any]:
