@@ -86,12 +86,12 @@ class ResponsesChat:
         # found by its Seen. (Read without one, the chat messages may have Seen of their
         # own, from their alignment as chat messages: they are found by identity.)
         roots = self.roots
-        by_seen = known_of is not None and self.seen is not None
-        spans = None if by_seen else self._spans()
+        by_seen = known_of if self.seen is not None else None
+        spans = None if by_seen is not None else self._spans()
         start = stop = 0  # the caller's items read last, not yet taken: one slice for a run
         for index, message in enumerate(messages):
             key = id(message)
-            if by_seen and known_of is not None and (found := known_of[index]) is not None:
+            if by_seen is not None and (found := by_seen[index]) is not None:
                 span = roots.get(found)
             else:
                 if spans is None:

@@ -24,7 +24,7 @@ __all__ = ["DECODED_BYTES", "Conversation", "RuleContext", "Slot", "raws_of", "s
 
 _T = TypeVar("_T")
 
-DECODED_BYTES = 4000
+DECODED_BYTES: Final = 4000
 """Estimated bytes of a decoded agent turn (its neutral message and blocks), as a
 recall counts one it keeps (``Conversation.remembered``, the executor's walks)."""
 _EDITED_BYTES: Final = 600
