@@ -101,12 +101,13 @@ def test_every_rule_module_is_compiled_and_none_defines_a_pydantic_model() -> No
             assert not pydantic.dataclasses.is_pydantic_dataclass(value), (name, value)
 
 
-def _slow_when_compiled(tree: ast.AST) -> list[str]:
+def _slow_when_compiled(tree: ast.AST, path: Path | None = None) -> list[str]:
     """Constructs mypyc compiles to a slow generic path, found in one module.
 
     ``isinstance(x, A | B)`` builds the union at every call; an f-string with a
     conversion or a format spec formats every one of its fields through ``str.format``.
-    A ``__repr__`` may use them (it is not on a request's path).
+    A ``__repr__`` may use them (it is not on a request's path). ``path``: the module's
+    file, to follow its relative imports (see :func:`_constants_read_from_the_module_dict`).
     """
     found: list[str] = []
     reprs = {
@@ -131,15 +132,11 @@ def _slow_when_compiled(tree: ast.AST) -> list[str]:
             node.conversion != -1 or node.format_spec is not None
         ):
             found.append(f"line {node.lineno}: an f-string field with a conversion or spec")
-    return found + _constants_read_from_the_module_dict(tree)
+    return found + _constants_read_from_the_module_dict(tree, path)
 
 
-def _constants_read_from_the_module_dict(tree: ast.AST) -> list[str]:
-    """Module-level names a function reads that are not ``Final``.
-
-    Compiled, a function reads such a name from the module's dict at every read (a
-    ``Final`` one is a C static). Annotations (and ``cast``'s type) are not read.
-    """
+def _module_constants(tree: ast.AST) -> set[str]:
+    """The names a module assigns at its top level that are not ``Final``."""
     body = tree.body if isinstance(tree, ast.Module) else []
     names: set[str] = set()
     for node in body:
@@ -156,6 +153,43 @@ def _constants_read_from_the_module_dict(tree: ast.AST) -> list[str]:
         ):
             names.add(node.target.id)
     names.discard("__all__")
+    return names
+
+
+def _imported_constants(tree: ast.AST, path: Path, depth: int = 3) -> set[str]:
+    """The names ``tree`` (the module at ``path``) imports that are another module's
+    non-``Final`` constants, followed through ``depth`` relative imports (a package's
+    ``__init__`` that hands a name on)."""
+    body = tree.body if isinstance(tree, ast.Module) else []
+    found: set[str] = set()
+    for node in body:
+        if not isinstance(node, ast.ImportFrom) or node.level == 0 or depth == 0:
+            continue
+        base = path.parent
+        for _ in range(node.level - 1):
+            base = base.parent
+        parts = node.module.split(".") if node.module else []
+        origin = base.joinpath(*parts)
+        source = origin / "__init__.py" if origin.is_dir() else origin.with_suffix(".py")
+        if not source.is_file():
+            continue  # a module imported whole, not names from one
+        other = ast.parse(source.read_text())
+        constants = _module_constants(other) | _imported_constants(other, source, depth - 1)
+        found |= {alias.asname or alias.name for alias in node.names if alias.name in constants}
+    return found
+
+
+def _constants_read_from_the_module_dict(tree: ast.AST, path: Path | None = None) -> list[str]:
+    """Module-level names a function reads that are not ``Final``.
+
+    Compiled, a function reads such a name from the module's dict at every read (a
+    ``Final`` one is a C static), its own or one imported from another module's
+    (``path``: the module's file, to follow its relative imports). Annotations (and
+    ``cast``'s type) are not read.
+    """
+    names = _module_constants(tree)
+    if path is not None:
+        names |= _imported_constants(tree, path)
     unread: set[int] = set()
     for each in ast.walk(tree):
         types: list[ast.expr] = []
@@ -186,7 +220,7 @@ def test_the_compiled_modules_avoid_what_mypyc_leaves_slow() -> None:
     slow = {
         name: found
         for name in hook.sources()
-        if (found := _slow_when_compiled(ast.parse((ROOT / name).read_text())))
+        if (found := _slow_when_compiled(ast.parse((ROOT / name).read_text()), ROOT / name))
     }
     # image_payload words sizes with format specs, once per oversized image.
     assert slow.keys() <= {"litellm_hygiene/_rules/image_payload.py"}, slow
@@ -212,6 +246,35 @@ def test_the_compiled_modules_avoid_what_mypyc_leaves_slow() -> None:
 )
 def test_the_slow_constructs_are_found(source: str, found: int) -> None:
     assert len(_slow_when_compiled(ast.parse(source))) == found
+
+
+@pytest.mark.parametrize(
+    ("imports", "found"),
+    [
+        ("from .a import _KEY", 1),
+        ("from .a import _KEY as _OTHER", 1),
+        ("from .a import _FINAL", 0),
+        ("from .a import helper", 0),
+        ("from . import _KEY", 1),  # handed on by the package
+        ("from .sub.b import _DEEP", 1),
+        ("from ..outside import _KEY", 0),  # no such module: not followed
+    ],
+)
+def test_the_constants_imported_from_other_modules_are_found(
+    tmp_path: Path, imports: str, found: int
+) -> None:
+    package = tmp_path / "package"
+    (package / "sub").mkdir(parents=True)
+    (package / "__init__.py").write_text("from .a import _KEY\n")
+    (package / "a.py").write_text(
+        "from typing import Final\n_KEY = 'k'\n_FINAL: Final = 'f'\ndef helper(): ...\n"
+    )
+    (package / "sub" / "__init__.py").write_text("")
+    (package / "sub" / "b.py").write_text("_DEEP: str = 'd'\n")
+    name = imports.split(" as ")[-1].split()[-1]
+    module = package / "user.py"
+    source = f"{imports}\ndef f(d):\n    return d[{name}]\n"
+    assert len(_slow_when_compiled(ast.parse(source), module)) == found
 
 
 def test_a_listed_module_that_is_gone_fails_the_build(monkeypatch: pytest.MonkeyPatch) -> None:
