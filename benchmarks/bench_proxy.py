@@ -20,6 +20,7 @@ to Claude, Mistral and GPT in turn. Throughput counts requests over the round's 
 
 Run: LITELLM_LOCAL_MODEL_COST_MAP=True .venv/bin/python benchmarks/bench_proxy.py
      [--requests 300] [--concurrency 30] [--rounds 3] [--sessions 30 --steps 40]
+     [--hygiene KEY=VALUE ...] (the hygiene proxy's options, e.g. recall_max_mb=0)
 Prints; asserts nothing.
 """
 
@@ -63,19 +64,22 @@ def _memory_kib(pid: int | None, field: str) -> int:
     return 0
 
 
-def _proxies(standin: EchoStandIn) -> tuple[ProxyServer, ProxyServer]:
-    hygiene = standin_config(standin.base_url)
+def _proxies(standin: EchoStandIn, settings: dict[str, Any]) -> tuple[ProxyServer, ProxyServer]:
+    hygiene = standin_config(standin.base_url, **settings)
     plain = standin_config(standin.base_url)
     plain["litellm_settings"] = {}
     return ProxyServer("bench-hygiene", hygiene), ProxyServer("bench-plain", plain)
 
 
 @contextmanager
-def both_proxies() -> Iterator[tuple[ProxyServer, ProxyServer]]:
-    """The proxies with and without hygiene over one stand-in, started and stopped."""
+def both_proxies(settings: dict[str, Any]) -> Iterator[tuple[ProxyServer, ProxyServer]]:
+    """The proxies with and without hygiene over one stand-in, started and stopped.
+
+    ``settings``: the hygiene proxy's ``callback_settings: litellm_hygiene:`` section.
+    """
     standin = EchoStandIn()
     with standin:
-        servers = _proxies(standin)
+        servers = _proxies(standin, settings)
         with running_proxies(servers):
             yield servers
 
@@ -165,6 +169,21 @@ async def session_rounds(
     return results
 
 
+def _options(settings: dict[str, Any]) -> str:
+    return f"; hygiene options {json.dumps(settings)}" if settings else ""
+
+
+def _setting(text: str) -> tuple[str, Any]:
+    """``KEY=VALUE`` (``VALUE`` JSON, or else a string) as a hygiene option."""
+    key, sep, value = text.partition("=")
+    if not sep or not key:
+        raise argparse.ArgumentTypeError(f"expected KEY=VALUE, got {text!r}")
+    try:
+        return key, json.loads(value)
+    except json.JSONDecodeError:
+        return key, value
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--requests", type=int, default=300)
@@ -172,7 +191,16 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--sessions", type=int, default=0, help="agent sessions at once")
     parser.add_argument("--steps", type=int, default=40, help="steps of each session")
+    parser.add_argument(
+        "--hygiene",
+        type=_setting,
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="a hygiene option for the proxy with hygiene (a JSON value), e.g. recall_max_mb=0",
+    )
     args = parser.parse_args()
+    args.hygiene = dict(args.hygiene)
     if args.sessions:
         sessions_main(args)
         return
@@ -180,9 +208,9 @@ def main() -> None:
     print(
         f"{describe()}, load average "
         f"{os.getloadavg()[0]:.1f} at start; {args.requests} requests, "
-        f"{args.concurrency} at a time, {args.rounds} rounds"
+        f"{args.concurrency} at a time, {args.rounds} rounds{_options(args.hygiene)}"
     )
-    with both_proxies() as servers:
+    with both_proxies(args.hygiene) as servers:
         idle = {s.name: _memory_kib(s.pid, "VmRSS") for s in servers}
         results = asyncio.run(rounds(servers, requests, args.concurrency, args.rounds))
         peak = {s.name: _memory_kib(s.pid, "VmHWM") for s in servers}
@@ -215,8 +243,9 @@ def sessions_main(args: argparse.Namespace) -> None:
     print(
         f"{describe()}, load average {os.getloadavg()[0]:.1f} at start; {args.sessions}"
         f" agent sessions of {args.steps} steps at once ({total} requests), {args.rounds} rounds"
+        f"{_options(args.hygiene)}"
     )
-    with both_proxies() as servers:
+    with both_proxies(args.hygiene) as servers:
         results = asyncio.run(session_rounds(servers, sessions, args.rounds))
     print(f"{'proxy':<16} {'p50 ms':>8} {'p95 ms':>8} {'req/s':>7} {'failed':>6}")
     stats = {}
