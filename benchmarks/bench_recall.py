@@ -25,9 +25,16 @@ session length it prints the median over the last ``--window`` requests of:
 and ``recalled`` at the most steps over ``recalled`` at the fewest (issue 38's goal: at
 most 1.5x). Prints; asserts nothing.
 
+``--collector N``: instead, what the recall costs the cyclic garbage collector. One
+engine remembers ``N`` sessions of the first case at the first length (each with its
+own system prompt, two requests each), and every fifth session it prints the objects the
+collector tracks, the recall's estimated size and a full collection's time (the fastest
+of three ``gc.collect()``): the recall's copies are containers the collector scans at
+every full collection while they are remembered.
+
 Run: LITELLM_LOCAL_MODEL_COST_MAP=True python benchmarks/bench_recall.py [steps ...]
      (default 50 200 1000); --window N (default 8); --cases WORD (repeatable);
-     --unrecorded.
+     --unrecorded; --collector N.
      Run from outside the checkout to measure an installed (compiled) build.
 """
 
@@ -151,6 +158,41 @@ class Answers:
         return engine
 
 
+def collector(case: SessionCase, steps: int, count: int) -> None:
+    """``--collector``: tracked objects and a full collection's time as sessions are remembered."""
+    base = agent_session(steps, case.source)
+    ends = session_requests(base)[-2:]
+    engine = HygieneEngine()
+    text = json.dumps(base)
+    prompt = base[0]["content"]
+    assert isinstance(prompt, str) and prompt in text
+
+    def line(done: int) -> None:
+        gc.collect()
+        times = []
+        for _ in range(3):
+            started = time.perf_counter()
+            gc.collect()
+            times.append(time.perf_counter() - started)
+        size = engine.recall.estimated_bytes / 2**20
+        print(
+            f"{done:>3} sessions: {len(gc.get_objects()):>9,} tracked objects, recall"
+            f" {size:6.1f} MiB, full collection {min(times) * 1e3:6.1f} ms",
+            flush=True,
+        )
+
+    print(f"{describe()}; {case.label}, {steps} steps, two requests per session")
+    line(0)
+    for number in range(count):
+        session = json.loads(text.replace(prompt, f"Session {number}. {prompt}", 1))
+        answers = Answers(session, case, True)
+        for end in ends:
+            blob, shape = request_blob(case, session[:end])
+            timed(answers.record(engine, end), blob, shape)
+        if (number + 1) % 5 == 0 or number + 1 == count:
+            line(number + 1)
+
+
 def main() -> None:
     """Parse the command line, measure, print the table."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -158,9 +200,13 @@ def main() -> None:
     parser.add_argument("--window", type=int, default=8)
     parser.add_argument("--cases", action="append", default=[])
     parser.add_argument("--unrecorded", action="store_true")
+    parser.add_argument("--collector", type=int, default=0, metavar="N")
     options = parser.parse_args()
     cases = [c for c in CASES if not options.cases or any(w in c.label for w in options.cases)]
     sizes = sorted(options.steps)
+    if options.collector:
+        collector(cases[0], sizes[0], options.collector)
+        return
     compiled = not str(litellm_hygiene._executor.__file__).endswith(".py")
     build = ("compiled" if compiled else "pure") + ("" if NO_RECALL else ", before the recall")
     recorded = "store empty" if options.unrecorded else "answers recorded"
