@@ -26,7 +26,7 @@ and ``recalled`` at the most steps over ``recalled`` at the fewest (issue 38's g
 most 1.5x). Prints; asserts nothing.
 
 ``--collector N``: instead, what the recall costs the cyclic garbage collector. One
-engine remembers ``N`` sessions of the first case at the first length (each with its
+engine remembers ``N`` sessions of the first case (a chat case) at the first length (each with its
 own system prompt, two requests each), and every fifth session it prints the objects the
 collector tracks, the recall's estimated size and a full collection's time (the fastest
 of three ``gc.collect()``): the recall's copies are containers the collector scans at
@@ -112,6 +112,8 @@ def measure(
     request that holds them, as the proxy records each response (not timed).
     """
     ends = session_requests(session)[-window - 2 :]
+    if len(ends) < 3:
+        raise SystemExit(f"{case.label}: the session has {len(ends)} requests; at least 3")
     blobs = [request_blob(case, session[:end]) for end in ends]
     full = HygieneEngine(**NO_RECALL)
     shipped = HygieneEngine()
@@ -128,10 +130,13 @@ def measure(
         if not NO_RECALL:  # a build before the recall: the full pipeline only
             continue
         times["recalled"].append(timed(answers.record(shipped, end), blob, shape))
-        times["first"].append(timed(answers.record(HygieneEngine(), end), blob, shape))
+        first = answers.record(HygieneEngine(), end)
+        times["first"].append(timed(first, blob, shape))
         copying = answers.record(HygieneEngine(), ends[at - 1])
         timed(copying, *blobs[at - 1])  # its first sight of the session: marked only
         times["copying"].append(timed(answers.record(copying, end), blob, shape))
+        for done in (first, copying):  # what they remember, out of the next samples' heap
+            answers.done.pop(done)
     if not NO_RECALL:
         times["recalled"] = times["first"] = times["copying"] = times["full"]
     return {mode: statistics.median(values) * 1e3 for mode, values in times.items()}
@@ -159,7 +164,13 @@ class Answers:
 
 
 def collector(case: SessionCase, steps: int, count: int) -> None:
-    """``--collector``: tracked objects and a full collection's time as sessions are remembered."""
+    """``--collector``: tracked objects and a full collection's time as sessions are remembered.
+
+    Chat cases only: the sessions differ by their system prompt, which the other shapes'
+    alignment does not read (it is their ``system`` or ``instructions``).
+    """
+    if case.shape != "chat":
+        raise SystemExit(f"--collector measures a chat case, not {case.label!r}")
     base = agent_session(steps, case.source)
     ends = session_requests(base)[-2:]
     engine = HygieneEngine()
@@ -189,6 +200,7 @@ def collector(case: SessionCase, steps: int, count: int) -> None:
         for end in ends:
             blob, shape = request_blob(case, session[:end])
             timed(answers.record(engine, end), blob, shape)
+        del session, answers  # only what the engine keeps stays alive
         if (number + 1) % 5 == 0 or number + 1 == count:
             line(number + 1)
 

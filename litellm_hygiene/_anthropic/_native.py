@@ -28,6 +28,9 @@ from .._openai._leading import LeadingBlock
 __all__ = ["native_evidence", "native_leading_block"]
 
 _UNKNOWN: Final[frozenset[Api]] = frozenset({"unknown"})
+_UNSIGNED: Final = UNSIGNED_THINKING_APIS
+"""``_families``' set as this compiled module's own ``Final``: a name imported from a
+module that is not compiled is looked up in the module's dict at every read."""
 
 
 def _unsigned(block: Any) -> bool:
@@ -53,8 +56,8 @@ def native_evidence(message: Any) -> frozenset[Api]:
     for block in _blocks(as_message_dict(message, 0)):
         if _unsigned(block):
             if not found:
-                return UNSIGNED_THINKING_APIS
-            return (found & UNSIGNED_THINKING_APIS) or _UNKNOWN
+                return _UNSIGNED
+            return (found & _UNSIGNED) or _UNKNOWN
     return found
 
 

@@ -76,7 +76,7 @@ class HygieneOptions(BaseModel):
             what is new (``_recall``): content held in this process only, the least
             recently used conversations forgotten first. ``0`` remembers nothing.
             What is remembered is scanned by CPython's cyclic collector at each full
-            collection (about 5 ms per 200-step agent session on the benchmark machine).
+            collection (5 to 6 ms per 200-step agent session on the benchmark machine).
         pause_gc: Pause CPython's cyclic garbage collector while hygiene reads and
             rewrites a request (never across an ``await``), so the many short-lived
             objects of a rewrite die before a collection can promote them and trigger

@@ -29,6 +29,12 @@ _GEMINI: Final[frozenset[Api]] = frozenset({"gemini"})
 _RESPONSES: Final[frozenset[Api]] = frozenset({"openai-responses"})
 _NONE: Final[frozenset[Api]] = frozenset()
 _UNKNOWN: Final[frozenset[Api]] = frozenset({"unknown"})
+# ``_families``' tables as this compiled module's own ``Final`` names: a name imported
+# from a module that is not compiled is looked up in the module's dict at every read.
+_CALL_ID_EVIDENCE: Final = CALL_ID_EVIDENCE
+_CALL_ID_SHAPES: Final = CALL_ID_SHAPES
+_REDACTED: Final = REDACTED_THINKING_APIS
+_SIGNED: Final = SIGNED_THINKING_APIS
 
 
 _SKIP: Final = len(THOUGHT_SEPARATOR)
@@ -164,10 +170,10 @@ def _call_evidence(call: dict[str, Any]) -> frozenset[Api]:
         return _RESPONSES
     cut = call_id.find("_")
     if cut >= 0:
-        found = CALL_ID_EVIDENCE.get(call_id[: cut + 1])
+        found = _CALL_ID_EVIDENCE.get(call_id[: cut + 1])
         if found is not None:
             return found
-    for shape, apis in CALL_ID_SHAPES:
+    for shape, apis in _CALL_ID_SHAPES:
         if shape.fullmatch(call_id):
             return apis
     return _NONE
@@ -178,10 +184,10 @@ def _thinking_evidence(entry: Any) -> frozenset[Api] | None:
     if not isinstance(entry, dict):
         return None
     if entry.get("type") == "redacted_thinking" and isinstance(entry.get("data"), str):
-        return REDACTED_THINKING_APIS
+        return _REDACTED
     if entry.get("type") == "thinking" and isinstance(entry.get("thinking"), str):
         signed = isinstance(entry.get("signature"), str) and entry["signature"]
-        return SIGNED_THINKING_APIS if signed else _NONE
+        return _SIGNED if signed else _NONE
     return None
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from .._families import PROFILES
 from .._target import Family
@@ -27,6 +27,10 @@ __all__ = [
 
 Msg = Mapping[str, Any]
 """One OpenAI-shaped message as the validator reads it."""
+
+_PROFILES: Final = PROFILES
+"""``_families``' profiles as this compiled module's own ``Final``: a name imported from a
+module that is not compiled is looked up in the module's dict at every read."""
 
 
 @dataclass(frozen=True)
@@ -119,7 +123,7 @@ def _responses_items(messages: Sequence[Msg | None]) -> list[WirePosition]:
 
 def wire_positions(messages: Sequence[Msg | None], family: Family) -> list[WirePosition]:
     """The wire position of every message (``None`` entries: unreadable messages)."""
-    shape = PROFILES[family].layout
+    shape = _PROFILES[family].layout
     if shape.style == "merged_turns":
         return _merged(messages, shape.groups)
     if shape.style == "responses_items":

@@ -101,13 +101,16 @@ def test_every_rule_module_is_compiled_and_none_defines_a_pydantic_model() -> No
             assert not pydantic.dataclasses.is_pydantic_dataclass(value), (name, value)
 
 
-def _slow_when_compiled(tree: ast.AST, path: Path | None = None) -> list[str]:
+def _slow_when_compiled(
+    tree: ast.AST, path: Path | None = None, compiled: frozenset[Path] = frozenset()
+) -> list[str]:
     """Constructs mypyc compiles to a slow generic path, found in one module.
 
     ``isinstance(x, A | B)`` builds the union at every call; an f-string with a
     conversion or a format spec formats every one of its fields through ``str.format``.
     A ``__repr__`` may use them (it is not on a request's path). ``path``: the module's
-    file, to follow its relative imports (see :func:`_constants_read_from_the_module_dict`).
+    file, to follow its relative imports; ``compiled``: the files compiled with it (see
+    :func:`_constants_read_from_the_module_dict`).
     """
     found: list[str] = []
     reprs = {
@@ -132,34 +135,43 @@ def _slow_when_compiled(tree: ast.AST, path: Path | None = None) -> list[str]:
             node.conversion != -1 or node.format_spec is not None
         ):
             found.append(f"line {node.lineno}: an f-string field with a conversion or spec")
-    return found + _constants_read_from_the_module_dict(tree, path)
+    return found + _constants_read_from_the_module_dict(tree, path, compiled)
 
 
-def _module_constants(tree: ast.AST) -> set[str]:
-    """The names a module assigns at its top level that are not ``Final``."""
+def _module_constants(tree: ast.AST, compiled: bool = True) -> set[str]:
+    """The names a module assigns at its top level that a compiled function reads from a
+    module's dict: those not ``Final``, and, where the module is not ``compiled``, its
+    ``Final`` ones but literals (mypyc puts a ``Final`` in a C static only where the
+    module defining it is compiled, and inlines a literal one anywhere)."""
     body = tree.body if isinstance(tree, ast.Module) else []
     names: set[str] = set()
     for node in body:
         if isinstance(node, ast.Assign):
             names |= {t.id for t in node.targets if isinstance(t, ast.Name)}
-        elif (
-            isinstance(node, ast.AnnAssign)
-            and isinstance(node.target, ast.Name)
-            and node.value is not None
-            and not any(
-                isinstance(n, ast.Name) and n.id in ("Final", "TypeAlias")
-                for n in ast.walk(node.annotation)
-            )
-        ):
-            names.add(node.target.id)
+        elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+            marks = {n.id for n in ast.walk(node.annotation) if isinstance(n, ast.Name)}
+            if node.value is None or "TypeAlias" in marks:
+                continue
+            if "Final" not in marks or not (compiled or _literal(node.value)):
+                names.add(node.target.id)
     names.discard("__all__")
     return names
 
 
-def _imported_constants(tree: ast.AST, path: Path, depth: int = 3) -> set[str]:
+def _literal(value: ast.expr) -> bool:
+    """A value mypy records as a ``Final``'s literal (a number, a string, a bool)."""
+    if isinstance(value, ast.UnaryOp) and isinstance(value.op, ast.USub | ast.UAdd):
+        value = value.operand
+    return isinstance(value, ast.Constant) and type(value.value) in (int, float, bool, str)
+
+
+def _imported_constants(
+    tree: ast.AST, path: Path, compiled: frozenset[Path], depth: int = 3
+) -> set[str]:
     """The names ``tree`` (the module at ``path``) imports that are another module's
-    non-``Final`` constants, followed through ``depth`` relative imports (a package's
-    ``__init__`` that hands a name on)."""
+    constants read from a dict (:func:`_module_constants`; ``compiled``: the files
+    compiled), followed through ``depth`` relative imports (a package's ``__init__``
+    that hands a name on)."""
     body = tree.body if isinstance(tree, ast.Module) else []
     found: set[str] = set()
     for node in body:
@@ -174,22 +186,26 @@ def _imported_constants(tree: ast.AST, path: Path, depth: int = 3) -> set[str]:
         if not source.is_file():
             continue  # a module imported whole, not names from one
         other = ast.parse(source.read_text())
-        constants = _module_constants(other) | _imported_constants(other, source, depth - 1)
+        constants = _module_constants(other, source in compiled)
+        constants |= _imported_constants(other, source, compiled, depth - 1)
         found |= {alias.asname or alias.name for alias in node.names if alias.name in constants}
     return found
 
 
-def _constants_read_from_the_module_dict(tree: ast.AST, path: Path | None = None) -> list[str]:
+def _constants_read_from_the_module_dict(
+    tree: ast.AST, path: Path | None = None, compiled: frozenset[Path] = frozenset()
+) -> list[str]:
     """Module-level names a function reads that are not ``Final``.
 
     Compiled, a function reads such a name from the module's dict at every read (a
     ``Final`` one is a C static), its own or one imported from another module's
-    (``path``: the module's file, to follow its relative imports). Annotations (and
+    (``path``: the module's file, to follow its relative imports; ``compiled``: the
+    files compiled with it, whose ``Final`` names are C statics too). Annotations (and
     ``cast``'s type) are not read.
     """
     names = _module_constants(tree)
     if path is not None:
-        names |= _imported_constants(tree, path)
+        names |= _imported_constants(tree, path, compiled)
     unread: set[int] = set()
     for each in ast.walk(tree):
         types: list[ast.expr] = []
@@ -205,7 +221,8 @@ def _constants_read_from_the_module_dict(tree: ast.AST, path: Path | None = None
             types = [each.args[0]] if each.func.id == "cast" else []
         unread |= {id(n) for t in types for n in ast.walk(t)}
     return [
-        f"line {name.lineno}: {name.id} read from the module's dict (not Final)"
+        f"line {name.lineno}: {name.id} read from the module's dict (not Final here, nor a"
+        " compiled module's Final)"
         for function in ast.walk(tree)
         if isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef)
         for name in ast.walk(function)
@@ -217,10 +234,15 @@ def _constants_read_from_the_module_dict(tree: ast.AST, path: Path | None = None
 
 
 def test_the_compiled_modules_avoid_what_mypyc_leaves_slow() -> None:
+    compiled = frozenset(ROOT / name for name in hook.sources())
     slow = {
         name: found
         for name in hook.sources()
-        if (found := _slow_when_compiled(ast.parse((ROOT / name).read_text()), ROOT / name))
+        if (
+            found := _slow_when_compiled(
+                ast.parse((ROOT / name).read_text()), ROOT / name, compiled
+            )
+        )
     }
     # image_payload words sizes with format specs, once per oversized image.
     assert slow.keys() <= {"litellm_hygiene/_rules/image_payload.py"}, slow
@@ -253,7 +275,9 @@ def test_the_slow_constructs_are_found(source: str, found: int) -> None:
     [
         ("from .a import _KEY", 1),
         ("from .a import _KEY as _OTHER", 1),
-        ("from .a import _FINAL", 0),
+        ("from .a import _FINAL", 0),  # a literal: inlined
+        ("from .a import _TABLE", 1),  # not a literal, in a module not compiled
+        ("from .compiled import _TABLE", 0),  # ... in a compiled module: a C static
         ("from .a import helper", 0),
         ("from . import _KEY", 1),  # handed on by the package
         ("from .sub.b import _DEEP", 1),
@@ -266,15 +290,16 @@ def test_the_constants_imported_from_other_modules_are_found(
     package = tmp_path / "package"
     (package / "sub").mkdir(parents=True)
     (package / "__init__.py").write_text("from .a import _KEY\n")
-    (package / "a.py").write_text(
-        "from typing import Final\n_KEY = 'k'\n_FINAL: Final = 'f'\ndef helper(): ...\n"
-    )
+    constants = "from typing import Final\n_KEY = 'k'\n_FINAL: Final = -1\n"
+    (package / "a.py").write_text(constants + "_TABLE: Final = {}\ndef helper(): ...\n")
+    (package / "compiled.py").write_text("from typing import Final\n_TABLE: Final = {}\n")
     (package / "sub" / "__init__.py").write_text("")
     (package / "sub" / "b.py").write_text("_DEEP: str = 'd'\n")
     name = imports.split(" as ")[-1].split()[-1]
     module = package / "user.py"
     source = f"{imports}\ndef f(d):\n    return d[{name}]\n"
-    assert len(_slow_when_compiled(ast.parse(source), module)) == found
+    compiled = frozenset({module, package / "compiled.py"})
+    assert len(_slow_when_compiled(ast.parse(source), module, compiled)) == found
 
 
 def test_a_listed_module_that_is_gone_fails_the_build(monkeypatch: pytest.MonkeyPatch) -> None:
