@@ -19,18 +19,19 @@ session length it prints the median over the last ``--window`` requests of:
 - ``first``: the shipped engine on a request of a session it has not seen (it works
   everything out and only marks the conversation's beginning: nothing is copied);
 - ``copying``: the shipped engine on the second request of a session it has seen once
-  (the one before, untimed): it works everything out and copies the conversation to
-  remember it, once per session and process;
+  (the one before, untimed): it works everything out and copies the whole conversation,
+  as a process does for a conversation it meets already long (one followed from its
+  start is copied while short, and extended after);
 
 and ``recalled`` at the most steps over ``recalled`` at the fewest (issue 38's goal: at
 most 1.5x). Prints; asserts nothing.
 
 ``--collector N``: instead, what the recall costs the cyclic garbage collector. One
-engine remembers ``N`` sessions of the first case (a chat case) at the first length (each with its
-own system prompt, two requests each), and every fifth session it prints the objects the
-collector tracks, the recall's estimated size and a full collection's time (the fastest
-of three ``gc.collect()``): the recall's copies are containers the collector scans at
-every full collection while they are remembered.
+engine remembers ``N`` sessions of the first case (a chat case) at the first length
+(each with its own system prompt, two requests each), and every fifth session it prints
+the objects the collector tracks, the recall's estimated size and a full collection's
+time (the fastest of three ``gc.collect()``): the recall's copies are containers the
+collector scans at every full collection while they are remembered.
 
 Run: LITELLM_LOCAL_MODEL_COST_MAP=True python benchmarks/bench_recall.py [steps ...]
      (default 50 200 1000); --window N (default 8); --cases WORD (repeatable);
