@@ -121,7 +121,7 @@ class _Walk:
         self.changes: list[list[Change]] = [[] for _ in rules]
         self.codes: list[Code] = [rule.code for rule in rules]
         self.dropped = [0] * len(rules)
-        self.dropping = False  # whether a rule dropped a message yet
+        self.drops: tuple[int, ...] = ()  # ``dropped`` as a tuple; ``()``: none yet
         self.touched = False
         key = conv.ctx.recall_key
         self.key = -1 if key is None else _walk_key(key, rules)
@@ -140,25 +140,29 @@ class _Walk:
         if outcome is None:
             result, events, dropped_at = self._walk(index, slot)
             made = _Outcome.of(slot, result, events, dropped_at)
-            if made is not None:
-                seen.remember(key, made, made.size)
-                if result is not None and result is not slot:
-                    # What later rules work out from the written message alone is
-                    # remembered with the outcome (``Conversation.remembered``).
-                    made.seen = result.seen = seen.child()
-            return self._apply(index, slot, result, events, dropped_at)
-        if outcome.verdict is not None:
-            slot.verdict = outcome.verdict
-        result = outcome.rebuilt(slot)
-        if not outcome.events or self.dropping:
-            return self._apply(index, slot, result, outcome.events, outcome.dropped_at)
-        # No message dropped before this one: each change is at ``index`` in every
-        # rule's input, so the records made for it there last time are this request's.
+            if made is None:
+                return self._apply(index, slot, result, events, dropped_at)
+            seen.remember(key, made, made.size)
+            if result is not None and result is not slot:
+                # What later rules work out from the written message alone is
+                # remembered with the outcome (``Conversation.remembered``).
+                made.seen = result.seen = seen.child()
+            outcome = made
+        else:
+            if outcome.verdict is not None:
+                slot.verdict = outcome.verdict
+            result = outcome.rebuilt(slot)
+        if not outcome.events:
+            return self._apply(index, slot, result, (), outcome.dropped_at)
+        # Each change's position in its rule's input follows from ``index`` and the
+        # messages each rule dropped before it: where both are as they were when the
+        # records were made last time, those records are this request's.
         records = outcome.changes  # read once: another request may set it meanwhile
-        if records is None or records[0] != index:
-            records = (index, self._changes(index, outcome.events))
+        drops = self.drops
+        if records is None or records[0] != index or records[1] != drops:
+            records = (index, drops, self._changes(index, outcome.events))
             outcome.changes = records
-        for number, changes in records[1]:
+        for number, changes in records[2]:
             self.changes[number].extend(changes)
         return self._apply(index, slot, result, (), outcome.dropped_at)
 
@@ -208,7 +212,7 @@ class _Walk:
                 self.changes[number].extend(changes)
         if dropped_at >= 0:
             dropped[dropped_at] += 1
-            self.dropping = True
+            self.drops = tuple(dropped)
             self.touched = True
             return None
         self.touched |= result is not slot
@@ -263,9 +267,10 @@ class _Outcome:
         seen: What is remembered of the written message (a part of the caller's
             message's ``Seen``), carried by each slot rebuilt from the outcome.
         size: Estimated bytes held.
-        changes: The change records last made of :attr:`events` and the position they
-            were made at, where no message before it was dropped (records, no content:
-            a request at the same position counts the same ones).
+        changes: The change records last made of :attr:`events`, with the position
+            they were made at and the messages each rule had dropped before it
+            (records, no content: a request where both are the same counts the same
+            ones).
     """
 
     __slots__ = (
@@ -301,7 +306,7 @@ class _Outcome:
         self.failed = False if result is None else result.failed
         self.seen: Seen | None = None
         self.size = size
-        self.changes: tuple[int, list[tuple[int, list[Change]]]] | None = None
+        self.changes: tuple[int, tuple[int, ...], list[tuple[int, list[Change]]]] | None = None
 
     @staticmethod
     def of(
