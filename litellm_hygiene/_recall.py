@@ -100,7 +100,7 @@ class Seen:
         self.keys: tuple[str, ...] | None = None
         self.matters: dict[int, tuple[bool, bool]] | None = None
         self.size = 0
-        self.meter = meter  # the recall whose bound counts what this holds
+        self.meter = meter  # the recall whose bound counts what this holds (its parts' too)
         self.owner = owner  # the Seen this is a part of (see parts)
 
     def outcome(self, key: Hashable) -> Any:
@@ -126,12 +126,7 @@ class Seen:
             freed, self.size = self.size, 0
         outcomes[key] = outcome
         self.size += size
-        owner = self.owner
-        if owner is not None:
-            owner.size += size - freed  # evicted with its owner's record
-        meter = self.meter
-        if meter is not None:
-            meter._bytes += size - freed  # counted at the next keep's eviction
+        self._counted(size - freed)
 
     def forget(self, key: Hashable, size: int) -> None:
         """Forget what is remembered under ``key`` (``size``: the bytes it was counted as)."""
@@ -139,20 +134,31 @@ class Seen:
         if outcomes is None or outcomes.pop(key, None) is None:
             return
         self.size -= size
+        self._counted(-size)
+
+    def _counted(self, change: int) -> None:
+        """Count ``change`` more bytes where this is counted.
+
+        In the size of each ``Seen`` this is a part of, and in the bound of the recall
+        whose record holds the first of them.
+        """
+        root = self
         owner = self.owner
-        if owner is not None:
-            owner.size -= size
-        meter = self.meter
+        while owner is not None:  # evicted with its owner's record
+            owner.size += change
+            root = owner
+            owner = owner.owner
+        meter = root.meter
         if meter is not None:
-            meter._bytes -= size
+            meter._bytes += change  # counted at the next keep's eviction
 
     def child(self) -> Seen:
         """A new ``Seen`` for a message worked out from this one's alone (a rule's edit).
 
-        Kept with this one: what it holds is counted in this one's size, and evicted
-        with it.
+        Kept with this one: what it holds is counted in this one's size (and in the
+        sizes of those it is a part of), and evicted with it.
         """
-        return Seen(self.meter, self)
+        return Seen(None, self)
 
     def parts(self, count: int) -> list[Seen]:
         """One ``Seen`` for each of the ``count`` messages read from this one's message.
@@ -169,7 +175,12 @@ class Seen:
 
 
 class _Record:
-    """One remembered conversation: the recall's copies of its items and what was seen."""
+    """One remembered conversation: the recall's copies of its items and what was seen.
+
+    A branch of a conversation (a retry, an edit) is a record of its own that holds the
+    very copies and ``Seen`` of the messages before the branch (:func:`_shared`): they
+    are counted in the bound once, while a record holds them.
+    """
 
     __slots__ = ("items", "seen", "sizes")
 
@@ -178,9 +189,35 @@ class _Record:
         self.seen = seen
         self.sizes = sizes
 
-    def size(self) -> int:
-        """Estimated bytes: the copies and what their ``Seen`` hold (asked on eviction)."""
-        return sum(self.sizes) + sum(seen.size for seen in self.seen)
+    def size(self, start: int = 0) -> int:
+        """Estimated bytes of its messages from ``start`` on: copies and ``Seen``."""
+        return sum(self.sizes[start:]) + sum(seen.size for seen in self.seen[start:])
+
+
+def _shared(record: _Record, others: Sequence[_Record]) -> int:
+    """How many of ``record``'s first messages another of ``others`` holds too.
+
+    Records of one beginning share the messages before the place they branched at, the
+    same objects: where a message's ``Seen`` is another record's at the same place, so
+    are all before it (found by halving).
+    """
+    mine = record.seen
+    most = 0
+    for other in others:
+        if other is record:
+            continue
+        theirs = other.seen
+        low, high = most, min(len(mine), len(theirs))  # mine[:low] is theirs[:low]
+        if low >= high or (low and mine[low - 1] is not theirs[low - 1]):
+            continue
+        while low < high:
+            middle = (low + high + 1) // 2
+            if mine[middle - 1] is theirs[middle - 1]:
+                low = middle
+            else:
+                high = middle - 1
+        most = low
+    return most
 
 
 class Aligned:
@@ -313,10 +350,13 @@ class Recall:
                 break
             copies.append(copied[0])
             sizes.append(copied[1] + _SEEN)
-        for unkept in aligned.seen[matched + len(copies) :]:
-            unkept.meter = None  # in no record, never evicted: not counted in the bound
+        unkept = aligned.seen[matched + len(copies) :]
+        for left in unkept:
+            left.meter = None  # in no record, never evicted: not counted in the bound
         record = aligned._record
         with self._lock:
+            for left in unkept:
+                self._bytes -= left.size  # counted as it was worked out
             if record is not None and matched == len(items) and self._holds(head, record):
                 return  # a request wholly remembered: nothing new
             if not copies:
@@ -339,10 +379,17 @@ class Recall:
                 prefix_seen = aligned.seen[:matched]
                 prefix_sizes = record.sizes[:matched] if record is not None else []
                 new = _Record(prefix + copies, prefix_seen + seen, prefix_sizes + sizes)
+                # What the records held share is counted once: the copies not held yet,
+                # and the Seen of the messages before the branch that no record holds
+                # any more (those after it counted theirs as they were worked out).
+                shared = _shared(new, records)
+                self._bytes += sum(new.sizes[shared:])
+                for again in new.seen[shared:matched]:
+                    again.meter = self
+                    self._bytes += again.size
                 records.append(new)
-                self._bytes += sum(new.sizes)
                 while len(records) > PER_HEAD:
-                    self._bytes -= records.pop(0).size()
+                    self._release(records, 0)
             self._evict()
 
     def _holds(self, head: Hashable, record: _Record) -> bool:
@@ -353,12 +400,27 @@ class Recall:
         """Drop the conversations used least recently until the bound holds (lock held)."""
         while self._bytes > self.max_bytes and self._heads:
             _, records = self._heads.popitem(last=False)
-            for record in records:
-                self._bytes -= record.size()
+            count = len(records)
+            while records:
+                self._release(records, len(records) - 1)
             if self._counted is not None:
-                self._counted("recall_evictions", len(records))
-        if not self._heads or self._bytes < 0:  # a prefix two records share, counted twice
+                self._counted("recall_evictions", count)
+        if not self._heads:
+            # What a request still working on a forgotten conversation worked out after
+            # it was forgotten is counted no more.
             self._bytes = 0
+
+    def _release(self, records: list[_Record], at: int) -> None:
+        """Forget ``records[at]``: what no other of ``records`` holds leaves the bound.
+
+        Its ``Seen`` no longer count what they are given (a request may still be
+        working on them): none is held, until a request's record takes them again.
+        """
+        record = records.pop(at)
+        shared = _shared(record, records)
+        self._bytes -= record.size(shared)
+        for seen in record.seen[shared:]:
+            seen.meter = None
 
 
 LOOKBACK: Final = 64

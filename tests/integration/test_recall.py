@@ -19,7 +19,9 @@ from __future__ import annotations
 
 import base64
 import copy
+import gc
 import json
+import tracemalloc
 from collections import UserList
 from dataclasses import replace
 from types import MappingProxyType
@@ -361,6 +363,140 @@ def test_memory_is_bounded_and_the_least_recently_used_go_first() -> None:
     nothing = Recall(max_bytes=0)
     _remember(nothing, "chat", one)
     assert nothing.conversations == 0 and nothing.align("chat", one).seen is None
+
+
+def _recounted(recall: Recall) -> int:
+    """What the recall's records hold, each copy and each ``Seen`` counted once."""
+    total = 0
+    for records in recall._heads.values():
+        counted: set[int] = set()
+        for record in records:
+            for item, size, seen in zip(record.items, record.sizes, record.seen, strict=True):
+                if id(item) not in counted:
+                    counted.add(id(item))
+                    total += size
+                if id(seen) not in counted:
+                    counted.add(id(seen))
+                    total += seen.size
+    return total
+
+
+def _worked_out(recall: Recall, items: list[Any], tag: str) -> None:
+    """A request as the hook makes it: aligned, what it does not find remembered worked
+    out (its parts' and edits' included), then kept."""
+    aligned = recall.align("chat", items)
+    if aligned.seen is None:
+        aligned = recall.align("chat", items)
+    assert aligned.seen is not None
+    for number, seen in enumerate(aligned.seen[aligned.matched :]):
+        seen.remember(("walk", tag), f"outcome {number}", 500)
+        part = seen.parts(2)[1]
+        part.remember(("walk", tag), "a part's", 300)
+        part.child().remember(("ids", tag), "an edit of a part", 200)
+    recall.keep(aligned, items)
+
+
+def test_branches_are_counted_once_while_a_record_holds_them() -> None:
+    """A retry of the last turn, again and again: each branch is a record of its own
+    sharing the messages before it with the others, and what they share is counted
+    once; a branch forgotten takes only what no other record holds out of the bound."""
+    recall = Recall()
+    base = _conversation(30)
+    _worked_out(recall, base, "base")
+    held = _recounted(recall)
+    assert recall.estimated_bytes == held > 30 * 2 * 1000
+    for retry in range(12):  # PER_HEAD branches are kept, the oldest go
+        branch = [*_fresh(base[:-2]), {"role": "user", "content": f"retry {retry}"}]
+        _worked_out(recall, branch, f"retry {retry}")
+        assert recall.estimated_bytes == _recounted(recall)
+    assert recall.conversations == 4
+    assert recall.estimated_bytes < 2 * held  # the shared messages once, not per branch
+    tail = [*_fresh(base[:5]), {"role": "user", "content": "another"}]
+    _worked_out(recall, tail, "short")  # a branch early on
+    assert recall.estimated_bytes == _recounted(recall)
+
+
+def test_the_bound_holds_when_conversations_branch() -> None:
+    """Conversations retried again and again are forgotten as the bound asks: what
+    is forgotten leaves the count, what is still held stays in it."""
+    probe = Recall()
+    _worked_out(probe, _conversation(20, "a"), "probe")
+    recall = Recall(max_bytes=probe.estimated_bytes * 3)
+    for name in "abcdefgh":
+        base = _conversation(20, name)
+        for retry in range(8):
+            branch = [*base[:-2], {"role": "user", "content": f"retry {retry}"}]
+            _worked_out(recall, _fresh(branch), str(retry))
+            assert recall.estimated_bytes == _recounted(recall) <= recall.max_bytes
+    assert 1 <= len(recall._heads) <= 3  # whole beginnings forgotten, the newest kept
+    assert recall.align("chat", _fresh(_conversation(20, "h"))).matched > 0
+
+
+def _agent_history(session: int, steps: int) -> list[Json]:
+    """An agent's history: signed thinking, a call whose id Mistral rejects, its result."""
+    history: list[Json] = [
+        {"role": "system", "content": f"session {session} " + "rules " * 200},
+        {"role": "user", "content": "go"},
+    ]
+    for step in range(steps):
+        call = f"toolu|{session}_{step}"
+        history += [
+            {
+                "role": "assistant",
+                "content": None,
+                "thinking_blocks": [
+                    {"type": "thinking", "thinking": "t" * 200, "signature": "c2ln"}
+                ],
+                "tool_calls": [
+                    {"id": call, "type": "function", "function": {"name": "ls", "arguments": "{}"}}
+                ],
+            },
+            {"role": "tool", "tool_call_id": call, "content": "x" * 300},
+            {"role": "user", "content": f"and then {step}?"},
+        ]
+    return history
+
+
+@pytest.mark.parametrize("branching", [False, True], ids=["appending", "branching"])
+def test_the_memory_held_is_about_the_bound(branching: bool) -> None:
+    """Measured, not estimated: after agent sessions that go on (appending) or retry
+    their last turn again and again (branching), what the engine holds beyond what it
+    held before them is about ``recall_max_mb`` (the estimate is of the recall's own
+    objects: the memory allocator's own cost is not in it)."""
+    bound = 1 << 20
+    engine = HygieneEngine(provenance_store="none", recall_max_mb=1)
+
+    def send(history: list[Json]) -> None:
+        kwargs = {"model": "mistral/mistral-large-latest", "messages": _fresh(history)}
+        prepare_sync(engine, kwargs, CallReport())
+
+    warm = _agent_history(-1, 40)
+    send(warm)
+    send(warm)
+    gc.collect()
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        for session in range(12):
+            history = _agent_history(session, 40)
+            send(history)
+            send(history)
+            for step in range(8):
+                if branching:
+                    send([*history[:-1], {"role": "user", "content": f"retry {step}"}])
+                else:
+                    history += [
+                        {"role": "assistant", "content": f"answer {step}"},
+                        {"role": "user", "content": f"more {step}"},
+                    ]
+                    send(history)
+        gc.collect()
+        held = tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+    assert engine.stats["recall_evictions"] > 0
+    assert engine.recall.estimated_bytes <= bound
+    assert 0.5 * bound <= held <= 1.5 * bound, held
 
 
 def test_what_is_remembered_is_its_own_copy() -> None:
