@@ -74,8 +74,8 @@ class HygieneOptions(BaseModel):
         recall_max_mb: Memory (MiB, estimated) for what hygiene remembers of the
             conversations it has seen, so that a request continuing one works out only
             what is new (``_recall``): content held in this process only, the least
-            recently used conversations forgotten first (measured, the engine holds
-            1.0 to 1.3 times the bound). ``0`` remembers nothing. What is remembered
+            recently used conversations forgotten first (measured, the recall holds
+            1.0 to 1.05 times its estimate). ``0`` remembers nothing. What is remembered
             is scanned by CPython's cyclic collector at each full collection (5 to 6
             ms per 200-step agent session on the benchmark machine).
         pause_gc: Pause CPython's cyclic garbage collector while hygiene reads and

@@ -16,13 +16,17 @@ from typing import Any
 
 import litellm
 import pytest
+import redis
 from litellm import ModelResponse
 
 from litellm_hygiene import HygieneCallback, MemoryStore
 from litellm_hygiene._integration._store._fingerprints import fingerprints
+from litellm_hygiene._integration._store._redis import RedisStore
+from litellm_hygiene._integration._store._tiered import TieredStore
 from tests.rules import test_rules_properties as rules_properties
 from tests.support.fuzz_strategies import bomb_png
 from tests.support.hygiene_log import LogLines, hygiene_log
+from tests.support.redis_server import redis_server_or_skip
 
 pytestmark = pytest.mark.filterwarnings(
     "ignore:Items? .* (is|are) using the `ReadOnly` qualifier:UserWarning"
@@ -142,6 +146,69 @@ async def test_provenance_store_keys_are_hashes() -> None:
     for key in keys:
         assert re.fullmatch(r"[a-z_]+:[0-9a-f]{32}", key), key
         assert_no_secret(key)
+
+
+async def test_a_remembered_conversation_leaves_no_content_in_redis_logs_or_reports(
+    logged: LogLines,
+) -> None:
+    """What the hook remembers of a conversation is content, held in this process only.
+
+    A conversation sent request by request (the recall copies it on its second request
+    and finds it remembered after), each answer recorded in a real Redis store as the
+    proxy records it, leaves none of it in Redis (keys and values), the logs, the
+    reports or the metadata LiteLLM hands its spend logs.
+    """
+    with redis_server_or_skip() as server:
+        callback = HygieneCallback(
+            provenance_store="redis", redis_host=server.host, redis_port=server.port
+        )
+        conversation = history()
+        published: list[str] = []
+        for step in range(4):
+            conversation.append({"role": "user", "content": f"go on {step} {SECRET_TEXT}"})
+            kwargs = {**kwargs_for("mistral/mistral-large-latest", conversation)}
+            kwargs["litellm_call_id"] = f"call-{step}"
+            kwargs["messages"] = json.loads(json.dumps(conversation))  # parsed afresh
+            returned = await callback.async_pre_call_deployment_hook(kwargs, "acompletion")
+            data = returned if returned is not None else kwargs
+            call = f"{SECRET_ID}{step}"
+            answer: Json = {
+                "role": "assistant",
+                "content": f"step {step} {SECRET_TEXT}",
+                "thinking_blocks": [
+                    {"type": "thinking", "thinking": SECRET_TEXT, "signature": SECRET_SIGNATURE}
+                ],
+                "tool_calls": [
+                    {"id": call, "type": "function", "function": {"name": "f", "arguments": "{}"}}
+                ],
+            }
+            response = ModelResponse(
+                model="claude-sonnet-4-5",
+                choices=[{"index": 0, "finish_reason": "tool_calls", "message": answer}],
+            )
+            await callback.async_post_call_success_deployment_hook(data, response, "acompletion")
+            report = callback.report_for(f"call-{step}")
+            assert report is not None and report.error is None
+            published.append(json.dumps(report.as_dict()))
+            published.append(json.dumps(data["metadata"]))  # what the spend logs get
+            conversation += [answer, {"role": "tool", "tool_call_id": call, "content": "done"}]
+        tiered = callback.store
+        assert isinstance(tiered, TieredStore)
+        shared = tiered.shared
+        assert isinstance(shared, RedisStore)
+        await shared.aclose()
+        assert callback.stats["recalled_messages"] > 0  # what is remembered was used
+        assert callback.stats["changed"] == 4
+        stored = redis.Redis(host=server.host, port=server.port, password=server.password)
+        keys = list(stored.scan_iter("*"))
+        assert keys, "nothing was stored: the test would prove nothing"
+        for key in keys:
+            dumped = stored.dump(key)
+            assert isinstance(dumped, bytes)
+            assert_no_secret(key.decode() + dumped.decode("latin-1"))
+        stored.close()
+    assert_no_secret("\n".join(published))
+    assert_no_secret("\n".join(logged.lines))
 
 
 @pytest.fixture

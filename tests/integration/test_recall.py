@@ -143,20 +143,41 @@ def _kwargs(history: list[Json], model: str, shape: Shape) -> tuple[Json, str | 
 
 
 def _sent(engine: HygieneEngine, kwargs: Json, shape: str | None) -> tuple[Json, Json]:
-    """What the hook hands LiteLLM for ``kwargs``, and the call's report."""
+    """What the hook hands LiteLLM for ``kwargs``, and the call's report (or the error
+    it raises, by type and message)."""
     report = CallReport()
-    prepared = prepare_sync(engine, kwargs, report, shape)
+    try:
+        prepared = prepare_sync(engine, kwargs, report, shape)
+    except Exception as err:  # fail_closed refuses what it cannot read
+        return {"raised": type(err).__name__, "message": str(err)}, report.as_dict()
     sent = prepared.apply(kwargs) if prepared is not None and prepared.changed else kwargs
     return sent, report.as_dict()
 
 
 def _engines(
-    store: MemoryStore, twin: MemoryStore | None = None
+    store: MemoryStore, twin: MemoryStore | None = None, **options: Any
 ) -> tuple[HygieneEngine, HygieneEngine]:
     """A remembering engine on ``store`` and one that never remembers, on ``twin`` if given."""
-    return HygieneEngine(store=store), HygieneEngine(
-        store=twin if twin is not None else store, recall_max_mb=0
+    return HygieneEngine(store=store, **options), HygieneEngine(
+        store=twin if twin is not None else store, recall_max_mb=0, **options
     )
+
+
+engine_options = st.sampled_from(
+    [
+        {},
+        {},
+        {"unknown_provenance": "foreign"},
+        {"unknown_provenance": "same"},
+        {"window_max_messages": 5},
+        {"window_max_user_turns": 2, "window_preserve_system_messages": False},
+        {"fit_to_context": True, "fit_marker": True},
+        {"fail_closed": True},
+        {"stamp_responses": False},
+    ]
+)
+"""The options a deployment sets that change what a request gets: the engines of a
+session share them."""
 
 
 stores = st.tuples(
@@ -176,6 +197,7 @@ each where it meets what is remembered."""
     model=st.sampled_from(TARGETS),
     shape=st.sampled_from(["chat", "anthropic_messages", "responses"]),
     store_made=stores,
+    options=engine_options,
 )
 def test_replayed_sessions_get_what_the_full_pipeline_gives(
     first: list[list[Json]],
@@ -183,16 +205,18 @@ def test_replayed_sessions_get_what_the_full_pipeline_gives(
     model: str,
     shape: Shape,
     store_made: tuple[int, float | None, int],
+    options: Json,
 ) -> None:
     """Each engine has its own store, given the same puts: what their lookups refresh,
-    drop and evict is equal too, entry by entry and in order."""
+    drop and evict is equal too, entry by entry and in order. Both run with the same
+    options (trimming to a window, fitting, failing closed, a provenance assumed)."""
     history = [m for chunk in first for m in chunk]
     clock = Clock()
     store, twin = (
         MemoryStore(store_made[0], store_made[1], clock=clock, logged_puts=store_made[2])
         for _ in range(2)
     )
-    remembering, full = _engines(store, twin)
+    remembering, full = _engines(store, twin, **options)
     recall = Recall()  # the core's own, beside the engine's
     earlier: list[list[Json]] = []
     for step, chunk in [(("append",), []), *plan]:
@@ -212,7 +236,7 @@ def test_replayed_sessions_get_what_the_full_pipeline_gives(
         elif kind == "shape":
             shape = step[1]
         elif kind == "restart":
-            remembering, full = _engines(store, twin)
+            remembering, full = _engines(store, twin, **options)
             recall = Recall()
         elif kind in ("remember", "answered"):
             _recorded(step, history, chunk, (store, twin))
@@ -457,31 +481,23 @@ def _agent_history(session: int, steps: int) -> list[Json]:
     return history
 
 
-@pytest.mark.parametrize("branching", [False, True], ids=["appending", "branching"])
-def test_the_memory_held_is_about_the_bound(branching: bool) -> None:
-    """Measured, not estimated: after agent sessions that go on (appending) or retry
-    their last turn again and again (branching), what the engine holds beyond what it
-    held before them is about ``recall_max_mb`` (the estimate is of the recall's own
-    objects: the memory allocator's own cost is not in it)."""
-    bound = 1 << 20
-    engine = HygieneEngine(provenance_store="none", recall_max_mb=1)
+def _sessions(engine: HygieneEngine, branching: bool) -> int:
+    """Agent sessions that go on, or retry their last turn again and again, sent to
+    ``engine``: the memory held after them beyond what was held before (``tracemalloc``)."""
 
     def send(history: list[Json]) -> None:
         kwargs = {"model": "mistral/mistral-large-latest", "messages": _fresh(history)}
         prepare_sync(engine, kwargs, CallReport())
 
-    warm = _agent_history(-1, 40)
-    send(warm)
-    send(warm)
     gc.collect()
     tracemalloc.start()
     try:
         before = tracemalloc.get_traced_memory()[0]
-        for session in range(12):
-            history = _agent_history(session, 40)
+        for session in range(8):
+            history = _agent_history(session, 30)
             send(history)
             send(history)
-            for step in range(8):
+            for step in range(8 if branching else 4):  # more branches than a beginning keeps
                 if branching:
                     send([*history[:-1], {"role": "user", "content": f"retry {step}"}])
                 else:
@@ -491,12 +507,31 @@ def test_the_memory_held_is_about_the_bound(branching: bool) -> None:
                     ]
                     send(history)
         gc.collect()
-        held = tracemalloc.get_traced_memory()[0] - before
+        return tracemalloc.get_traced_memory()[0] - before
     finally:
         tracemalloc.stop()
+
+
+@pytest.mark.parametrize("branching", [False, True], ids=["appending", "branching"])
+def test_the_memory_held_is_about_the_bound(branching: bool) -> None:
+    """Measured, not estimated: what an engine holds after agent sessions that go on
+    (appending) or retry their last turn again and again (branching), beyond what an
+    engine that remembers nothing holds after the same, is about ``recall_max_mb``.
+
+    The sessions go once through an engine that remembers nothing first, so what the
+    rules' own bounded caches keep of them is kept before either is measured.
+    """
+    bound = 1 << 20
+    _sessions(HygieneEngine(provenance_store="none", recall_max_mb=0), branching)
+    without = _sessions(HygieneEngine(provenance_store="none", recall_max_mb=0), branching)
+    engine = HygieneEngine(provenance_store="none", recall_max_mb=1)
+    held = _sessions(engine, branching) - without
+    estimated = engine.recall.estimated_bytes
     assert engine.stats["recall_evictions"] > 0
-    assert engine.recall.estimated_bytes <= bound
-    assert 0.5 * bound <= held <= 1.5 * bound, held
+    # Kept within the bound as each request is remembered; what the last request worked
+    # out after that is counted at the next one's.
+    assert estimated <= 1.2 * bound
+    assert 0.9 * estimated <= held <= 1.5 * estimated, (held, estimated)
 
 
 def test_what_is_remembered_is_its_own_copy() -> None:
