@@ -35,6 +35,7 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Sequence
+from sys import getsizeof
 from typing import Any, Final
 
 from ._json import copy_json
@@ -88,10 +89,28 @@ class Seen:
         keys: The store keys of :attr:`tokens` (``None``: not hashed yet).
         matters: Whether its provenance matters, by target key (``_request``).
         size: Estimated bytes of what the outcomes hold (those of its :meth:`parts`
-            included).
+            and edits included).
+        meter: The recall whose bound counts what this holds, while one of its records
+            holds this (``None``: no record does, or this is a part or an edit of
+            another ``Seen``, counted through it).
+        owner: The ``Seen`` this is a part or an edit of (``None``: a message's own).
+        cleared: How many times this cleared its outcomes (:data:`_OUTCOMES`).
+        born: Its owner's :attr:`cleared` when this was made: once they differ, the
+            owner let go of what this holds, and this is counted no more.
     """
 
-    __slots__ = ("facts", "keys", "matters", "meter", "outcomes", "owner", "size", "tokens")
+    __slots__ = (
+        "born",
+        "cleared",
+        "facts",
+        "keys",
+        "matters",
+        "meter",
+        "outcomes",
+        "owner",
+        "size",
+        "tokens",
+    )
 
     def __init__(self, meter: Recall | None = None, owner: Seen | None = None) -> None:
         self.facts: tuple[int, Any] | None = None
@@ -100,8 +119,10 @@ class Seen:
         self.keys: tuple[str, ...] | None = None
         self.matters: dict[int, tuple[bool, bool]] | None = None
         self.size = 0
-        self.meter = meter  # the recall whose bound counts what this holds (its parts' too)
-        self.owner = owner  # the Seen this is a part of (see parts)
+        self.meter = meter
+        self.owner = owner
+        self.cleared = 0
+        self.born = 0 if owner is None else owner.cleared
 
     def outcome(self, key: Hashable) -> Any:
         """The outcome remembered under ``key``; ``None`` when there is none."""
@@ -122,11 +143,14 @@ class Seen:
         outcomes = self.outcomes
         freed = 0
         if outcomes is None or len(outcomes) >= _OUTCOMES:
+            # What its parts and edits hold goes with the outcomes that held them: they
+            # are counted no more, even where a request still works on one (``born``).
             outcomes = self.outcomes = {}
             freed, self.size = self.size, 0
+            self.cleared += 1
         outcomes[key] = outcome
         self.size += size
-        self._counted(size - freed)
+        self._count(size - freed)
 
     def forget(self, key: Hashable, size: int) -> None:
         """Forget what is remembered under ``key`` (``size``: the bytes it was counted as)."""
@@ -134,21 +158,24 @@ class Seen:
         if outcomes is None or outcomes.pop(key, None) is None:
             return
         self.size -= size
-        self._counted(-size)
+        self._count(-size)
 
-    def _counted(self, change: int) -> None:
+    def _count(self, change: int) -> None:
         """Count ``change`` more bytes where this is counted.
 
-        In the size of each ``Seen`` this is a part of, and in the bound of the recall
-        whose record holds the first of them.
+        In the size of each ``Seen`` this is a part or an edit of, and in the bound of
+        the recall whose record holds the first of them; nowhere past an owner that let
+        go of what it held since (:attr:`born`).
         """
-        root = self
+        at = self
         owner = self.owner
         while owner is not None:  # evicted with its owner's record
+            if at.born != owner.cleared:
+                return
             owner.size += change
-            root = owner
+            at = owner
             owner = owner.owner
-        meter = root.meter
+        meter = at.meter
         if meter is not None:
             meter._bytes += change  # counted at the next keep's eviction
 
@@ -356,7 +383,7 @@ class Recall:
         record = aligned._record
         with self._lock:
             for left in unkept:
-                self._bytes -= left.size  # counted as it was worked out
+                self._bytes -= left.size  # what was worked out for it before this keep
             if record is not None and matched == len(items) and self._holds(head, record):
                 return  # a request wholly remembered: nothing new
             if not copies:
@@ -405,9 +432,7 @@ class Recall:
                 self._release(records, len(records) - 1)
             if self._counted is not None:
                 self._counted("recall_evictions", count)
-        if not self._heads:
-            # What a request still working on a forgotten conversation worked out after
-            # it was forgotten is counted no more.
+        if self._bytes < 0:  # a guard: never below nothing
             self._bytes = 0
 
     def _release(self, records: list[_Record], at: int) -> None:
@@ -537,7 +562,7 @@ _NOT_JSON: Final[Any] = object()
 def _copy(value: Any, depth: int, sizes: list[int]) -> Any:
     kind = type(value)
     if kind is str:
-        sizes[0] += len(value) + 49
+        sizes[0] += getsizeof(value)  # its characters' width counted
         return value
     if kind is dict:
         if depth >= _DEEP:
@@ -625,7 +650,7 @@ def _patch(out: Any, given: Any, sizes: list[int], equal: bool) -> Any:
 def _fixed(value: Any, sizes: list[int]) -> Any:
     kind = type(value)
     if kind is str:
-        sizes[0] += len(value) + 49
+        sizes[0] += getsizeof(value)  # its characters' width counted
         return (_CONST, value)
     if value is None or kind is bool or kind is int or kind is float:
         return (_CONST, value)

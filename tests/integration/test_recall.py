@@ -405,39 +405,101 @@ def _recounted(recall: Recall) -> int:
     return total
 
 
-def _worked_out(recall: Recall, items: list[Any], tag: str) -> None:
-    """A request as the hook makes it: aligned, what it does not find remembered worked
-    out (its parts' and edits' included), then kept."""
+def _aligned(recall: Recall, items: list[Any]) -> Any:
+    """``items`` aligned as a remembered request (the first of a beginning is marked)."""
     aligned = recall.align("chat", items)
     if aligned.seen is None:
         aligned = recall.align("chat", items)
     assert aligned.seen is not None
+    return aligned
+
+
+def _work(aligned: Any, tag: str) -> None:
+    """What a request works out for the messages it does not find remembered: their
+    outcomes, their parts' and an edit of a part's."""
     for number, seen in enumerate(aligned.seen[aligned.matched :]):
         seen.remember(("walk", tag), f"outcome {number}", 500)
         part = seen.parts(2)[1]
         part.remember(("walk", tag), "a part's", 300)
         part.child().remember(("ids", tag), "an edit of a part", 200)
-    recall.keep(aligned, items)
 
 
-def test_branches_are_counted_once_while_a_record_holds_them() -> None:
+def _worked_out(recall: Recall, items: list[Any], tag: str, keep_first: bool = True) -> None:
+    """A request: aligned, kept, then what is new worked out, as the hook makes it
+    (``keep_first=False``: worked out, then kept)."""
+    aligned = _aligned(recall, items)
+    if keep_first:
+        recall.keep(aligned, items)
+    _work(aligned, tag)
+    if not keep_first:
+        recall.keep(aligned, items)
+
+
+@pytest.mark.parametrize("keep_first", [True, False], ids=["kept first", "kept last"])
+def test_branches_are_counted_once_while_a_record_holds_them(keep_first: bool) -> None:
     """A retry of the last turn, again and again: each branch is a record of its own
     sharing the messages before it with the others, and what they share is counted
     once; a branch forgotten takes only what no other record holds out of the bound."""
     recall = Recall()
     base = _conversation(30)
-    _worked_out(recall, base, "base")
+    _worked_out(recall, base, "base", keep_first)
     held = _recounted(recall)
     assert recall.estimated_bytes == held > 30 * 2 * 1000
     for retry in range(12):  # PER_HEAD branches are kept, the oldest go
         branch = [*_fresh(base[:-2]), {"role": "user", "content": f"retry {retry}"}]
-        _worked_out(recall, branch, f"retry {retry}")
+        _worked_out(recall, branch, f"retry {retry}", keep_first)
         assert recall.estimated_bytes == _recounted(recall)
     assert recall.conversations == 4
     assert recall.estimated_bytes < 2 * held  # the shared messages once, not per branch
     tail = [*_fresh(base[:5]), {"role": "user", "content": "another"}]
-    _worked_out(recall, tail, "short")  # a branch early on
+    _worked_out(recall, tail, "short", keep_first)  # a branch early on
     assert recall.estimated_bytes == _recounted(recall)
+
+
+def test_a_branch_of_a_conversation_forgotten_meanwhile_is_counted_whole() -> None:
+    """A request aligned with a remembered conversation that another request's keep
+    forgets before this one keeps: its record holds again what was forgotten, and
+    counts it again."""
+    base = _conversation(20, "a")
+    probe = Recall()
+    _worked_out(probe, base, "probe")
+    recall = Recall(max_bytes=int(probe.estimated_bytes * 1.5))
+    _worked_out(recall, base, "base")
+    branch = [*_fresh(base[:-2]), {"role": "user", "content": "retry"}]
+    aligned = _aligned(recall, branch)
+    assert aligned.matched == len(base) - 2
+    other = _conversation(20, "b")
+    _worked_out(recall, other, "other", keep_first=False)  # the bound forgets the first
+    assert recall.align("chat", _fresh(base)).matched == 0
+    assert recall.estimated_bytes == _recounted(recall)
+    recall.keep(aligned, branch)
+    _work(aligned, "retry")
+    assert recall.estimated_bytes == _recounted(recall)
+    assert recall.align("chat", _fresh(branch)).matched == len(branch)
+
+
+def test_what_a_message_let_go_of_is_counted_no_more() -> None:
+    """A message that met more walks than it keeps outcomes for clears them, and what
+    its parts and edits hold with them: a request still working on one of those
+    changes nothing in the count."""
+    recall = Recall()
+    conversation = _conversation(3)
+    aligned = _aligned(recall, conversation)
+    recall.keep(aligned, conversation)
+    seen = aligned.seen[1]
+    part = seen.parts(2)[0]
+    part.remember(("walk", "a"), "a part's", 300)
+    edit = part.child()
+    edit.remember(("ids", "a"), "an edit", 200)
+    assert recall.estimated_bytes == _recounted(recall)
+    for walk in range(10):  # more than a message keeps: its outcomes are cleared
+        seen.remember(("walk", walk), "outcome", 100)
+        assert recall.estimated_bytes == _recounted(recall)
+    held, counted = seen.size, recall.estimated_bytes
+    assert held == 100 * len(seen.outcomes or {})  # the outcomes since it cleared them
+    part.forget(("walk", "a"), 300)  # a request still holding the part
+    edit.remember(("ids", "b"), "another edit", 200)
+    assert (seen.size, recall.estimated_bytes) == (held, counted)
 
 
 def test_the_bound_holds_when_conversations_branch() -> None:
@@ -449,9 +511,12 @@ def test_the_bound_holds_when_conversations_branch() -> None:
     for name in "abcdefgh":
         base = _conversation(20, name)
         for retry in range(8):
-            branch = [*base[:-2], {"role": "user", "content": f"retry {retry}"}]
-            _worked_out(recall, _fresh(branch), str(retry))
+            branch = _fresh([*base[:-2], {"role": "user", "content": f"retry {retry}"}])
+            aligned = _aligned(recall, branch)
+            recall.keep(aligned, branch)  # the bound is kept here ...
             assert recall.estimated_bytes == _recounted(recall) <= recall.max_bytes
+            _work(aligned, str(retry))  # ... and what is worked out after, at the next keep
+            assert recall.estimated_bytes == _recounted(recall)
     assert 1 <= len(recall._heads) <= 3  # whole beginnings forgotten, the newest kept
     assert recall.align("chat", _fresh(_conversation(20, "h"))).matched > 0
 
