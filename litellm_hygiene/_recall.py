@@ -559,10 +559,24 @@ def snapshot(item: Any) -> tuple[Any, int] | None:
 _NOT_JSON: Final[Any] = object()
 
 
+_SHORT_TEXT: Final = 256
+"""Characters below which a string is counted as ASCII (its width is asked of longer
+ones only: the call costs more than the miscount of a short one)."""
+
+
+def _text_bytes(text: str) -> int:
+    """Estimated bytes a string holds: its header and its characters.
+
+    Each character is as wide as the widest (one to four bytes).
+    """
+    length = len(text)
+    return length + 49 if length < _SHORT_TEXT else getsizeof(text)
+
+
 def _copy(value: Any, depth: int, sizes: list[int]) -> Any:
     kind = type(value)
     if kind is str:
-        sizes[0] += getsizeof(value)  # its characters' width counted
+        sizes[0] += _text_bytes(value)
         return value
     if kind is dict:
         if depth >= _DEEP:
@@ -650,7 +664,7 @@ def _patch(out: Any, given: Any, sizes: list[int], equal: bool) -> Any:
 def _fixed(value: Any, sizes: list[int]) -> Any:
     kind = type(value)
     if kind is str:
-        sizes[0] += getsizeof(value)  # its characters' width counted
+        sizes[0] += _text_bytes(value)
         return (_CONST, value)
     if value is None or kind is bool or kind is int or kind is float:
         return (_CONST, value)
